@@ -1,0 +1,110 @@
+"""Squares, directions, precomputed rays and bitmask helpers for the 8×8 board.
+
+Squares are numbered in reading order, the order in which the board is drawn:
+``0`` is a8, ``7`` is h8, ``56`` is a1 and ``63`` is h1. So a square's render
+row is ``square // 8`` and its column ``square % 8``, and ascending numbers are
+the "reading order" the rules use for final captures.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "ALL_SQUARES",
+    "BB_ALL",
+    "DIRECTIONS",
+    "RAYS",
+    "SQUARES",
+    "SQUARE_NAMES",
+    "bit",
+    "iter_squares",
+    "parse_square",
+    "square",
+    "square_at",
+    "square_col",
+    "square_name",
+    "square_row",
+]
+
+FILES: Final = "abcdefgh"
+RANKS: Final = "12345678"
+
+SQUARE_NAMES: Final[tuple[str, ...]] = tuple(
+    f"{FILES[col]}{8 - row}" for row in range(8) for col in range(8)
+)
+SQUARES: Final[dict[str, int]] = {name: i for i, name in enumerate(SQUARE_NAMES)}
+ALL_SQUARES: Final[range] = range(64)
+BB_ALL: Final[int] = (1 << 64) - 1
+
+#: The eight queen directions as (row step, column step).
+DIRECTIONS: Final[tuple[tuple[int, int], ...]] = (
+    (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1),
+)
+
+
+def _ray(origin: int, step: tuple[int, int]) -> tuple[int, ...]:
+    row, col = divmod(origin, 8)
+    out = []
+    row, col = row + step[0], col + step[1]
+    while 0 <= row < 8 and 0 <= col < 8:
+        out.append(row * 8 + col)
+        row, col = row + step[0], col + step[1]
+    return tuple(out)
+
+
+#: ``RAYS[sq]`` lists, for each direction that leaves the board from ``sq`` not
+#: at once, the squares met walking outward from ``sq`` (``sq`` excluded).
+RAYS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(ray for ray in (_ray(sq, d) for d in DIRECTIONS) if ray) for sq in ALL_SQUARES
+)
+
+
+def square(name: str) -> int:
+    """Return the square number of a name such as ``"c3"``; raise ``ValueError`` if invalid."""
+    try:
+        return SQUARES[name]
+    except KeyError:
+        raise ValueError(f"not a square: {name!r}") from None
+
+
+def parse_square(name: str) -> int | None:
+    """Return the square number of ``name`` (lower case, e.g. ``"c3"``), or None."""
+    return SQUARES.get(name)
+
+
+def square_name(sq: int) -> str:
+    """Return the name (``"a8"`` … ``"h1"``) of square number ``sq``."""
+    return SQUARE_NAMES[sq]
+
+
+def square_row(sq: int) -> int:
+    """Render row of a square: 0 is rank 8."""
+    return sq >> 3
+
+
+def square_col(sq: int) -> int:
+    """Render column of a square: 0 is file a."""
+    return sq & 7
+
+
+def square_at(row: int, col: int) -> int | None:
+    """Square at render coordinates, or None off the board."""
+    if 0 <= row < 8 and 0 <= col < 8:
+        return row * 8 + col
+    return None
+
+
+def bit(sq: int) -> int:
+    """The bitmask with only ``sq`` set."""
+    return 1 << sq
+
+
+def iter_squares(mask: int) -> list[int]:
+    """The squares set in ``mask``, in reading order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,93 @@
+"""Move strings: parsing, normalising and writing them.
+
+Grammar (after removing all whitespace and lower-casing)::
+
+    move      = "" | "pass" | square | square "-" square | square "-" square "," square
+    square    = "a".."h" "1".."8"
+
+A lone square is a placement in the placement phase and a selected cap (a
+partial move) in the collection phase; ``FROM-TO`` is a partial move;
+``FROM-TO,TARGET`` is a complete collection move.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from .board import SQUARES, square_name
+
+__all__ = ["MAX_MOVE_LENGTH", "Move", "MoveSyntaxError", "normalise", "parse_move"]
+
+#: Longer inputs are refused before any other work: no real move is this long.
+MAX_MOVE_LENGTH: Final = 100
+
+_SQUARE = r"([a-h][1-8])"
+_MOVE_RE: Final = re.compile(rf"{_SQUARE}(?:-{_SQUARE}(?:,{_SQUARE})?)?")
+
+
+class MoveSyntaxError(ValueError):
+    """The text is not a move string at all (the game reports ``MALFORMED``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A parsed move: ``pass``, a placement/selection, a partial or a complete move.
+
+    ``source`` is the square of a placement or of the moving cap; ``dest`` the
+    landing square; ``target`` the claimed square. ``Move()`` is the empty move.
+    """
+
+    source: int | None = None
+    dest: int | None = None
+    target: int | None = None
+    is_pass: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.is_pass and self.source is None
+
+    @property
+    def is_full_collection(self) -> bool:
+        """Whether this is ``FROM-TO,TARGET``."""
+        return self.target is not None
+
+    def __str__(self) -> str:
+        if self.is_pass:
+            return "pass"
+        parts = ""
+        if self.source is not None:
+            parts = square_name(self.source)
+        if self.dest is not None:
+            parts += "-" + square_name(self.dest)
+        if self.target is not None:
+            parts += "," + square_name(self.target)
+        return parts
+
+
+def normalise(text: str) -> str:
+    """Lower-case ``text`` and drop all whitespace (moves ignore both)."""
+    return "".join(text.split()).lower()
+
+
+def parse_move(text: object) -> Move:
+    """Parse a move string, ignoring case and whitespace.
+
+    Raises :class:`MoveSyntaxError` for anything outside the grammar, including
+    non-strings and texts longer than :data:`MAX_MOVE_LENGTH`.
+    """
+    if not isinstance(text, str):
+        raise MoveSyntaxError(f"a move must be text, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_LENGTH:
+        raise MoveSyntaxError(f"a move is never longer than {MAX_MOVE_LENGTH} characters")
+    compact = normalise(text)
+    if compact == "":
+        return Move()
+    if compact == "pass":
+        return Move(is_pass=True)
+    match = _MOVE_RE.fullmatch(compact)
+    if match is None:
+        raise MoveSyntaxError(f"{compact!r} is not a move")
+    source, dest, target = (SQUARES[g] if g else None for g in match.groups())
+    return Move(source, dest, target)

@@ -1,0 +1,317 @@
+"""A Stawvs position and its rules: legal moves, and what a move does.
+
+This module knows nothing of JSON, rendering or the host contract. A
+:class:`Position` is never changed once built: :meth:`Position.play` returns a
+new one. Internally the board is two 64-entry lists (pyramid per square, cap
+owner per square) plus bitmasks of the squares holding a pyramid and a cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from . import pyramids
+from .board import RAYS, SQUARE_NAMES, bit, iter_squares
+from .notation import Move
+from .scoring import score
+
+__all__ = ["EMPTY", "Mode", "Position", "Rules"]
+
+Mode = Literal["place", "collect"]
+#: The pyramid value of a square with no pyramid.
+EMPTY: Final = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What the variants change: player count, caps each, claims, final captures."""
+
+    numplayers: int
+    caps_per_player: int = 3
+    hey: bool = False
+    finalfree: bool = False
+
+
+class Position:
+    """The board, the collections and whose turn it is.
+
+    ``board[sq]`` is a pyramid (see :mod:`stawvs_ap.pyramids`) or :data:`EMPTY`;
+    ``caps[sq]`` is the player whose cap stands on ``sq``, or 0.
+    ``captured[p - 1]`` is player p's collection in capture order;
+    ``eliminated`` lists the players who have passed, in the order they did.
+    """
+
+    __slots__ = (
+        "board", "capped", "caps", "captured", "currplayer", "eliminated",
+        "lastmove", "mode", "occupied", "rules",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        board: Sequence[int],
+        caps: Sequence[int],
+        *,
+        currplayer: int = 1,
+        mode: Mode = "place",
+        eliminated: Sequence[int] = (),
+        captured: Sequence[Sequence[int]] | None = None,
+        lastmove: str | None = None,
+    ) -> None:
+        self.rules = rules
+        self.board: list[int] = list(board)
+        self.caps: list[int] = list(caps)
+        self.currplayer = currplayer
+        self.mode: Mode = mode
+        self.eliminated: tuple[int, ...] = tuple(eliminated)
+        self.captured: tuple[tuple[int, ...], ...] = (
+            tuple(tuple(c) for c in captured)
+            if captured is not None
+            else tuple(() for _ in range(rules.numplayers))
+        )
+        self.lastmove = lastmove
+        occupied = capped = 0
+        for sq in range(64):
+            if self.board[sq] != EMPTY:
+                occupied |= 1 << sq
+            if self.caps[sq]:
+                capped |= 1 << sq
+        self.occupied = occupied
+        self.capped = capped
+
+    def _copy(self) -> Position:
+        other = Position.__new__(Position)
+        other.rules = self.rules
+        other.board = self.board.copy()
+        other.caps = self.caps.copy()
+        other.currplayer = self.currplayer
+        other.mode = self.mode
+        other.eliminated = self.eliminated
+        other.captured = self.captured
+        other.lastmove = self.lastmove
+        other.occupied = self.occupied
+        other.capped = self.capped
+        return other
+
+    # -- queries -------------------------------------------------------------
+
+    @property
+    def free(self) -> int:
+        """Bitmask of squares holding a pyramid and no cap."""
+        return self.occupied & ~self.capped
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every player has passed, which ends the game."""
+        return len(self.eliminated) == self.rules.numplayers
+
+    def cap_squares(self, player: int) -> list[int]:
+        """Squares of ``player``'s caps, in reading order."""
+        return [sq for sq in iter_squares(self.capped) if self.caps[sq] == player]
+
+    def caps_placed(self) -> int:
+        return self.capped.bit_count()
+
+    def has_passed(self, player: int) -> bool:
+        return player in self.eliminated
+
+    def destinations(self, source: int) -> list[int]:
+        """Squares the cap on ``source`` can slide to (through and onto free pyramids)."""
+        free = self.occupied & ~self.capped
+        out = []
+        for ray in RAYS[source]:
+            for sq in ray:
+                if not free >> sq & 1:
+                    break
+                out.append(sq)
+        return out
+
+    def targets(self, source: int, dest: int) -> list[int]:
+        """Squares claimable after sliding from ``source`` to ``dest``.
+
+        The vacated ``source`` counts as free; ``dest`` (now capped) never does.
+        With ``hey`` only ``source`` may be claimed.
+        """
+        if self.rules.hey:
+            return [source]
+        free = (self.occupied & ~self.capped) | (1 << source)
+        out = []
+        for ray in RAYS[dest]:
+            for sq in ray:
+                if not free >> sq & 1:
+                    break
+                out.append(sq)
+        return out
+
+    def can_move(self, player: int) -> bool:
+        """Whether ``player`` has a collection move: some cap next to a free pyramid.
+
+        A cap that can slide can always claim the square it left, so one free
+        neighbour is enough.
+        """
+        free = self.occupied & ~self.capped
+        for sq in iter_squares(self.capped):
+            if self.caps[sq] == player:
+                for ray in RAYS[sq]:
+                    if free >> ray[0] & 1:
+                        return True
+        return False
+
+    def must_pass(self) -> bool:
+        """Whether the player to move can only pass (collection phase)."""
+        return self.mode == "collect" and (
+            self.currplayer in self.eliminated or not self.can_move(self.currplayer)
+        )
+
+    def legal_moves(self) -> Iterator[Move]:
+        """Every legal complete move of the player to move (``pass`` when nothing else).
+
+        Yields nothing once the game is over.
+        """
+        if self.is_over:
+            return
+        if self.mode == "place":
+            for sq in iter_squares(self.free):
+                yield Move(sq)
+            return
+        player = self.currplayer
+        if player in self.eliminated:
+            yield Move(is_pass=True)
+            return
+        found = False
+        for source in self.cap_squares(player):
+            for dest in self.destinations(source):
+                for target in self.targets(source, dest):
+                    found = True
+                    yield Move(source, dest, target)
+        if not found:
+            yield Move(is_pass=True)
+
+    def legal_move_strings(self) -> list[str]:
+        """:meth:`legal_moves` as move strings, built without intermediate objects."""
+        if self.is_over:
+            return []
+        if self.mode == "place":
+            return [SQUARE_NAMES[sq] for sq in iter_squares(self.free)]
+        player = self.currplayer
+        if player in self.eliminated:
+            return ["pass"]
+        out: list[str] = []
+        free = self.occupied & ~self.capped
+        hey = self.rules.hey
+        for source in self.cap_squares(player):
+            source_name = SQUARE_NAMES[source]
+            claimable = free | (1 << source)
+            for ray in RAYS[source]:
+                for dest in ray:
+                    if not free >> dest & 1:
+                        break
+                    prefix = f"{source_name}-{SQUARE_NAMES[dest]},"
+                    if hey:
+                        out.append(prefix + source_name)
+                        continue
+                    for target_ray in RAYS[dest]:
+                        for target in target_ray:
+                            if not claimable >> target & 1:
+                                break
+                            out.append(prefix + SQUARE_NAMES[target])
+        return out or ["pass"]
+
+    def scores(self) -> list[int]:
+        """Each player's score from their collection (caps' pyramids count once collected)."""
+        return [score(c) for c in self.captured]
+
+    def winners(self) -> list[int]:
+        """The players with the top score, ascending."""
+        scores = self.scores()
+        best = max(scores)
+        return [p for p, s in enumerate(scores, start=1) if s == best]
+
+    # -- playing -------------------------------------------------------------
+
+    def next_player(self) -> int:
+        return self.currplayer % self.rules.numplayers + 1
+
+    def play(self, move: Move) -> tuple[Position, list[dict[str, object]]]:
+        """Apply a legal complete move; return the new position and the move's results.
+
+        The caller guarantees legality (see :class:`stawvs_ap.StawvsGame`), as
+        python-chess's ``push`` does.
+        """
+        after = self._copy()
+        player = self.currplayer
+        results: list[dict[str, object]]
+        if move.is_pass:
+            results = after._pass(player)
+        elif self.mode == "place":
+            assert move.source is not None
+            after.caps[move.source] = player
+            after.capped |= bit(move.source)
+            results = [{"type": "place", "where": SQUARE_NAMES[move.source], "who": player}]
+            if after.caps_placed() == self.rules.numplayers * self.rules.caps_per_player:
+                after.mode = "collect"
+        else:
+            assert move.source is not None and move.dest is not None and move.target is not None
+            results = [after._slide_and_claim(player, move.source, move.dest, move.target)]
+        after.lastmove = str(move)
+        after.currplayer = self.next_player()
+        return after, results
+
+    def preview(self, move: Move) -> tuple[Position, list[dict[str, object]]]:
+        """What a valid partial move shows: the cap lifted (``FROM``) or moved (``FROM-TO``)."""
+        if move.dest is None:
+            source = "" if move.source is None else SQUARE_NAMES[move.source]
+            return self, [{"type": "move", "from": source, "to": ""}]
+        assert move.source is not None
+        after = self._copy()
+        after._lift_cap(move.source, move.dest)
+        return after, [
+            {"type": "move", "from": SQUARE_NAMES[move.source], "to": SQUARE_NAMES[move.dest]}
+        ]
+
+    def _lift_cap(self, source: int, dest: int) -> None:
+        self.caps[dest] = self.caps[source]
+        self.caps[source] = 0
+        self.capped ^= bit(source) | bit(dest)
+
+    def _slide_and_claim(self, player: int, source: int, dest: int, target: int) -> dict[str, object]:
+        self._lift_cap(source, dest)
+        claimed = self.board[target]
+        self.board[target] = EMPTY
+        self.occupied &= ~bit(target)
+        self.captured = tuple(
+            c + (claimed,) if p == player else c for p, c in enumerate(self.captured, start=1)
+        )
+        return {
+            "type": "move",
+            "from": SQUARE_NAMES[source],
+            "to": SQUARE_NAMES[dest],
+            "how": SQUARE_NAMES[target],
+            "what": pyramids.describe(claimed),
+        }
+
+    def _pass(self, player: int) -> list[dict[str, object]]:
+        if player in self.eliminated:
+            results: list[dict[str, object]] = [{"type": "pass"}]
+        else:
+            self.eliminated = (*self.eliminated, player)
+            payload = [pyramids.describe(self.board[sq]) for sq in self.cap_squares(player)]
+            results = [{"type": "announce", "payload": payload}]
+        if self.is_over:
+            if not self.rules.finalfree:
+                self._final_captures()
+            results.append({"type": "eog"})
+            results.append({"type": "winners", "players": self.winners()})
+        return results
+
+    def _final_captures(self) -> None:
+        collections = [list(c) for c in self.captured]
+        for sq in iter_squares(self.capped):
+            pyramid = self.board[sq]
+            if pyramid == EMPTY or pyramids.is_ghost(pyramid):
+                continue
+            collections[self.caps[sq] - 1].append(pyramid)
+            self.board[sq] = pyramids.ghost_of(pyramid)
+        self.captured = tuple(tuple(c) for c in collections)

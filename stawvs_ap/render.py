@@ -1,0 +1,134 @@
+"""The board as JSON for the Abstract Play renderer (CONTRACT §6)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from . import pyramids
+from .board import SQUARES, square_col, square_row
+from .position import EMPTY, Position
+from .scoring import group_collection, score
+
+__all__ = ["legend", "render"]
+
+_BOARD_GLYPHS: Final = {
+    1: "pyramid-up-small-upscaled",
+    2: "pyramid-up-medium-upscaled",
+    3: "pyramid-up-large-upscaled",
+}
+_COLLECTION_GLYPHS: Final = {
+    1: "pyramid-flattened-small",
+    2: "pyramid-flattened-medium",
+    3: "pyramid-flattened-large",
+}
+#: The palette colour of the first pyramid colour (PI); the others follow it.
+_FIRST_PYRAMID_COLOUR: Final = 8
+
+
+def legend(numplayers: int) -> dict[str, Any]:
+    """The glyph for every key the pieces and stashes use."""
+    out: dict[str, Any] = {}
+    for index, colour in enumerate(pyramids.COLOURS):
+        palette = _FIRST_PYRAMID_COLOUR + index
+        for size, glyph in _BOARD_GLYPHS.items():
+            out[f"{colour}{size}"] = {"name": glyph, "colour": palette}
+        for size, glyph in _COLLECTION_GLYPHS.items():
+            out[f"{colour}{size}c"] = {"name": glyph, "colour": palette}
+    for size, glyph in _BOARD_GLYPHS.items():
+        out[f"{pyramids.GHOST}{size}"] = {"name": glyph, "colour": "#aaa", "opacity": 0.25}
+    for player in range(1, numplayers + 1):
+        out[f"P{player}"] = {"name": "piece", "scale": 0.3, "colour": player}
+    out["note"] = {"text": "\u2718", "scale": 0.5}
+    return out
+
+
+_LEGENDS: Final = {n: legend(n) for n in (2, 3, 4)}
+
+
+def _legend(numplayers: int) -> dict[str, Any]:
+    return _LEGENDS.get(numplayers) or legend(numplayers)
+
+
+def _pieces(position: Position) -> list[list[list[str]]]:
+    rows: list[list[list[str]]] = []
+    for row in range(8):
+        cells: list[list[str]] = []
+        for sq in range(row * 8, row * 8 + 8):
+            pyramid = position.board[sq]
+            if pyramid == EMPTY:
+                cells.append([])
+            elif position.caps[sq]:
+                cells.append([pyramids.pyramid_code(pyramid), f"P{position.caps[sq]}"])
+            else:
+                cells.append([pyramids.pyramid_code(pyramid)])
+        rows.append(cells)
+    return rows
+
+
+def _areas(position: Position) -> list[dict[str, Any]]:
+    areas = []
+    for player, collection in enumerate(position.captured, start=1):
+        if not collection:
+            continue
+        stash = [
+            [f"{pyramids.pyramid_code(p)}c" for p in stack] for stack in group_collection(collection)
+        ]
+        areas.append({
+            "type": "localStash",
+            "label": f"Player {player}'s pyramids ({score(collection)} points)",
+            "stash": stash,
+        })
+    return areas
+
+
+def _at(name: str) -> dict[str, int]:
+    sq = SQUARES[name]
+    return {"row": square_row(sq), "col": square_col(sq)}
+
+
+def _annotations(results: Sequence[dict[str, Any]], exit_mark: bool) -> list[dict[str, Any]]:
+    notes: list[dict[str, Any]] = []
+    for result in results:
+        kind = result.get("type")
+        if kind == "place":
+            notes.append({"type": "enter", "targets": [_at(result["where"])]})
+        elif kind == "move" and result.get("from"):
+            source, dest, target = result["from"], result.get("to"), result.get("how")
+            if exit_mark:
+                notes.append({"type": "exit", "targets": [_at(source)]})
+            if dest:
+                notes.append({"type": "move", "targets": [_at(source), _at(dest)]})
+                if target:
+                    notes.append({"type": "glyph", "glyph": "note", "targets": [_at(target)]})
+                    notes.append(
+                        {"type": "move", "style": "dashed", "targets": [_at(dest), _at(target)]}
+                    )
+    return notes
+
+
+def render(
+    position: Position,
+    results: Sequence[dict[str, Any]],
+    *,
+    numplayers: int,
+    exit_mark: bool = False,
+) -> dict[str, Any]:
+    """The render of ``position``, annotated with the move whose ``results`` are given.
+
+    ``exit_mark`` adds the ``exit`` mark on the square a cap just left, which
+    only an object that has just made (or previewed) the move shows.
+    """
+    out: dict[str, Any] = {
+        "renderer": "stacking-expanding",
+        "board": {"style": "squares", "width": 8, "height": 8},
+        "legend": {key: dict(glyph) for key, glyph in _legend(numplayers).items()},
+        "pieces": _pieces(position),
+    }
+    areas = _areas(position)
+    if areas:
+        out["areas"] = areas
+    notes = _annotations(results, exit_mark)
+    if notes:
+        out["annotations"] = notes
+    return out

@@ -1,0 +1,97 @@
+"""Grouping a collection into trees, and scoring it.
+
+A tree is one small, one medium and one large pyramid: 7 points when all three
+share a colour, 5 otherwise; every pyramid outside a tree scores 1. The grouping
+below (CONTRACT §6) is also the one the render shows, and it always reaches the
+best possible score: it makes ``min(larges, mediums, smalls)`` trees, and as
+many monochrome ones as any grouping can.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .pyramids import colour_of, size_of
+
+__all__ = ["MIXED_TREE", "MONO_TREE", "group_collection", "score"]
+
+MONO_TREE = 7
+MIXED_TREE = 5
+LOOSE = 1
+
+
+def _take_first(pool: list[int], colour: int | None) -> int | None:
+    """Remove and return the earliest pyramid of ``colour`` (any colour if None)."""
+    for i, pyramid in enumerate(pool):
+        if colour is None or colour_of(pyramid) == colour:
+            return pool.pop(i)
+    return None
+
+
+def _stack_category(stack: list[int]) -> int:
+    monochrome = len({colour_of(p) for p in stack}) == 1
+    if len(stack) == 3:
+        return 0 if monochrome else 1
+    if len(stack) == 2:
+        return 2 if monochrome else 3
+    return 4
+
+
+def group_collection(collection: Sequence[int]) -> list[list[int]]:
+    """Split a collection (in capture order) into stacks, large → medium → small.
+
+    The stacks come sorted as the render shows them: monochrome trees, mixed
+    trees, monochrome pairs, mixed pairs, then lone pyramids; within each
+    category in the order the stacks were started.
+    """
+    larges = [p for p in collection if size_of(p) == 3]
+    mediums = [p for p in collection if size_of(p) == 2]
+    smalls = [p for p in collection if size_of(p) == 1]
+
+    large_stacks: list[list[int]] = []
+    for large in reversed(larges):
+        stack = [large]
+        medium = _take_first(mediums, colour_of(large))
+        if medium is not None:
+            stack.append(medium)
+            small = _take_first(smalls, colour_of(large))
+            if small is not None:
+                stack.append(small)
+        large_stacks.append(stack)
+    for stack in large_stacks:
+        if len(stack) == 1:
+            medium = _take_first(mediums, None)
+            if medium is not None:
+                stack.append(medium)
+    for stack in large_stacks:
+        if len(stack) == 2:
+            small = _take_first(smalls, None)
+            if small is not None:
+                stack.append(small)
+
+    medium_stacks: list[list[int]] = []
+    for medium in reversed(mediums):
+        stack = [medium]
+        small = _take_first(smalls, colour_of(medium))
+        if small is not None:
+            stack.append(small)
+        medium_stacks.append(stack)
+    for stack in medium_stacks:
+        if len(stack) == 1:
+            small = _take_first(smalls, None)
+            if small is not None:
+                stack.append(small)
+
+    stacks = large_stacks + medium_stacks + [[small] for small in smalls]
+    return sorted(stacks, key=_stack_category)  # stable: keeps start order
+
+
+def score(collection: Sequence[int]) -> int:
+    """Points of a collection: 7 per monochrome tree, 5 per mixed tree, 1 per other pyramid."""
+    total = 0
+    for stack in group_collection(collection):
+        if len(stack) == 3:
+            total += MONO_TREE if _stack_category(stack) == 0 else MIXED_TREE
+        else:
+            total += LOOSE * len(stack)
+    return total
