@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def chat_log(
         if p <= numplayers:
             name_of[p] = str(name)
     log: list[list[str]] = []
-    for before, entry in zip(stack, stack[1:], strict=False):
+    for before, entry in pairwise(stack):
         if not entry.results:
             continue
         actor = name_of[before.position.currplayer]

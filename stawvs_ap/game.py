@@ -11,7 +11,7 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from . import chat, render, state_io
 from .board import square_at, square_name
@@ -26,6 +26,7 @@ from .variants import check_variants, starting_position
 __all__ = ["StawvsGame", "utc_timestamp"]
 
 Clock = Callable[[], str]
+_T = TypeVar("_T")
 
 
 def utc_timestamp() -> str:
@@ -386,9 +387,9 @@ class StawvsGame:
         )
 
 
-def _copy_json(value: Any) -> Any:
+def _copy_json(value: _T) -> _T:
     if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
+        return {k: _copy_json(v) for k, v in value.items()}  # type: ignore[return-value]
     if isinstance(value, list):
-        return [_copy_json(v) for v in value]
+        return [_copy_json(v) for v in value]  # type: ignore[return-value]
     return value

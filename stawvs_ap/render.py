@@ -71,9 +71,8 @@ def _areas(position: Position) -> list[dict[str, Any]]:
     for player, collection in enumerate(position.captured, start=1):
         if not collection:
             continue
-        stash = [
-            [f"{pyramids.pyramid_code(p)}c" for p in stack] for stack in group_collection(collection)
-        ]
+        stacks = group_collection(collection)
+        stash = [[f"{pyramids.pyramid_code(p)}c" for p in stack] for stack in stacks]
         areas.append({
             "type": "localStash",
             "label": f"Player {player}'s pyramids ({score(collection)} points)",

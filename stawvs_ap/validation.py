@@ -14,7 +14,7 @@ from .notation import Move, MoveSyntaxError, parse_move
 from .position import Position
 from .pyramids import describe
 
-__all__ = ["ClickResult", "Verdict", "ValidationResult", "judge"]
+__all__ = ["ClickResult", "ValidationResult", "Verdict", "judge"]
 
 COMPLETE = 1
 INCOMPLETE = -1
