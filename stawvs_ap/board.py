@@ -14,12 +14,15 @@ __all__ = [
     "ALL_SQUARES",
     "BB_ALL",
     "DIRECTIONS",
+    "LINES",
+    "PATHS",
     "RAYS",
     "SQUARES",
     "SQUARE_NAMES",
     "bit",
     "iter_squares",
     "parse_square",
+    "reach",
     "square",
     "square_at",
     "square_col",
@@ -108,3 +111,61 @@ def iter_squares(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def _mask(squares: tuple[int, ...]) -> int:
+    out = 0
+    for sq in squares:
+        out |= 1 << sq
+    return out
+
+
+# Each ray as a bitmask, split by whether it walks towards higher square numbers
+# (down the board, or right along a row) or lower ones: the first obstacle met is
+# then the lowest, respectively the highest, set bit of ``ray & ~free``.
+_RAYS_UP: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(_mask(ray) for ray in RAYS[sq] if ray[0] > sq) for sq in ALL_SQUARES
+)
+_RAYS_DOWN: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(_mask(ray) for ray in RAYS[sq] if ray[0] < sq) for sq in ALL_SQUARES
+)
+
+
+def reach(sq: int, free: int) -> int:
+    """Bitmask of the squares a line piece on ``sq`` reaches over ``free`` squares.
+
+    Walking out from ``sq`` in each of the eight directions, a square is
+    reached when it and every square before it on that line are in ``free``.
+    """
+    out = 0
+    for ray in _RAYS_UP[sq]:
+        blocked = ray & ~free
+        # Bits below the lowest obstacle are the squares before it.
+        out |= ray & ((blocked & -blocked) - 1) if blocked else ray
+    for ray in _RAYS_DOWN[sq]:
+        blocked = ray & ~free
+        # Bits above the highest obstacle are the squares before it.
+        out |= ray & -(1 << blocked.bit_length())
+    return out
+
+
+def _paths_from(origin: int) -> tuple[int, ...]:
+    paths = [0] * 64
+    for ray in RAYS[origin]:
+        walked = 0
+        for sq in ray:
+            walked |= 1 << sq
+            paths[sq] = walked
+    return tuple(paths)
+
+
+#: ``PATHS[a][b]``: when ``b`` is on a line from ``a``, the bitmask of the squares
+#: walked from ``a`` to ``b`` (``a`` excluded, ``b`` included); else 0. A slide or
+#: claim from ``a`` to ``b`` is open when ``PATHS[a][b]`` is non-zero and inside the
+#: free squares, so checking one move never needs the list of all moves.
+PATHS: Final[tuple[tuple[int, ...], ...]] = tuple(_paths_from(sq) for sq in ALL_SQUARES)
+
+
+#: ``LINES[sq]``: every square on a line from ``sq`` (``sq`` excluded): what
+#: :func:`reach` from ``sq`` depends on.
+LINES: Final[tuple[int, ...]] = tuple(_mask(sum(RAYS[sq], ())) for sq in ALL_SQUARES)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from . import pyramids
-from .board import RAYS, SQUARE_NAMES, bit, iter_squares
+from .board import PATHS, RAYS, SQUARE_NAMES, bit, iter_squares
 from .notation import Move
 from .scoring import score
 
@@ -145,6 +145,22 @@ class Position:
                 out.append(sq)
         return out
 
+    def can_slide(self, source: int, dest: int) -> bool:
+        """Whether the cap on ``source`` can slide to ``dest`` (one line, all free)."""
+        path = PATHS[source][dest]
+        return path != 0 and not path & ~(self.occupied & ~self.capped)
+
+    def can_claim(self, source: int, dest: int, target: int) -> bool:
+        """Whether, after sliding from ``source`` to ``dest``, ``target`` may be claimed.
+
+        Same answer as ``target in self.targets(source, dest)``, without the list.
+        """
+        if self.rules.hey:
+            return target == source
+        path = PATHS[dest][target]
+        free = (self.occupied & ~self.capped) | (1 << source)
+        return path != 0 and not path & ~free
+
     def can_move(self, player: int) -> bool:
         """Whether ``player`` has a collection move: some cap next to a free pyramid.
 
@@ -241,23 +257,28 @@ class Position:
         python-chess's ``push`` does.
         """
         after = self._copy()
+        results = after._apply(move)
+        return after, results
+
+    def _apply(self, move: Move) -> list[dict[str, object]]:
+        """Play a legal complete move on this very object (see :meth:`play`)."""
         player = self.currplayer
         results: list[dict[str, object]]
         if move.is_pass:
-            results = after._pass(player)
+            results = self._pass(player)
         elif self.mode == "place":
             assert move.source is not None
-            after.caps[move.source] = player
-            after.capped |= bit(move.source)
+            self.caps[move.source] = player
+            self.capped |= bit(move.source)
             results = [{"type": "place", "where": SQUARE_NAMES[move.source], "who": player}]
-            if after.caps_placed() == self.rules.numplayers * self.rules.caps_per_player:
-                after.mode = "collect"
+            if self.caps_placed() == self.rules.numplayers * self.rules.caps_per_player:
+                self.mode = "collect"
         else:
             assert move.source is not None and move.dest is not None and move.target is not None
-            results = [after._slide_and_claim(player, move.source, move.dest, move.target)]
-        after.lastmove = str(move)
-        after.currplayer = self.next_player()
-        return after, results
+            results = [self._slide_and_claim(player, move.source, move.dest, move.target)]
+        self.lastmove = str(move)
+        self.currplayer = self.next_player()
+        return results
 
     def preview(self, move: Move) -> tuple[Position, list[dict[str, object]]]:
         """What a valid partial move shows: the cap lifted (``FROM``) or moved (``FROM-TO``)."""
@@ -276,13 +297,15 @@ class Position:
         self.caps[source] = 0
         self.capped ^= bit(source) | bit(dest)
 
-    def _slide_and_claim(self, player: int, source: int, dest: int, target: int) -> dict[str, object]:
+    def _slide_and_claim(
+        self, player: int, source: int, dest: int, target: int
+    ) -> dict[str, object]:
         self._lift_cap(source, dest)
         claimed = self.board[target]
         self.board[target] = EMPTY
         self.occupied &= ~bit(target)
         self.captured = tuple(
-            c + (claimed,) if p == player else c for p, c in enumerate(self.captured, start=1)
+            (*c, claimed) if p == player else c for p, c in enumerate(self.captured, start=1)
         )
         return {
             "type": "move",

@@ -61,16 +61,29 @@ def colour_of(pyramid: int) -> int:
     return pyramid // 3
 
 
-def pyramid_code(pyramid: int) -> str:
-    """The render key of a pyramid, such as ``"PI1"`` or ``"GH3"``."""
+def _code(pyramid: int) -> str:
     colour = GHOST if is_ghost(pyramid) else COLOURS[colour_of(pyramid)]
     return f"{colour}{size_of(pyramid)}"
 
 
-def describe(pyramid: int) -> str:
-    """A phrase for players: ``"a large blue pyramid"``."""
+def _phrase(pyramid: int) -> str:
     colour = "grey" if is_ghost(pyramid) else COLOUR_NAMES[colour_of(pyramid)]
     return f"a {SIZE_NAMES[size_of(pyramid)]} {colour} pyramid"
+
+
+# Renders and results name pyramids all the time: build the 15 names once.
+_CODES: Final[tuple[str, ...]] = tuple(_code(p) for p in range(_GHOST_BASE + 3))
+_PHRASES: Final[tuple[str, ...]] = tuple(_phrase(p) for p in range(_GHOST_BASE + 3))
+
+
+def pyramid_code(pyramid: int) -> str:
+    """The render key of a pyramid, such as ``"PI1"`` or ``"GH3"``."""
+    return _CODES[pyramid]
+
+
+def describe(pyramid: int) -> str:
+    """A phrase for players: ``"a large blue pyramid"``."""
+    return _PHRASES[pyramid]
 
 
 def parse(colour: str, size: int, *, allow_ghost: bool = False) -> int:

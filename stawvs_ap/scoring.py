@@ -10,6 +10,7 @@ many monochrome ones as any grouping can.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .pyramids import colour_of, size_of
 
@@ -28,7 +29,7 @@ def _take_first(pool: list[int], colour: int | None) -> int | None:
     return None
 
 
-def _stack_category(stack: list[int]) -> int:
+def _stack_category(stack: Sequence[int]) -> int:
     monochrome = len({colour_of(p) for p in stack}) == 1
     if len(stack) == 3:
         return 0 if monochrome else 1
@@ -44,6 +45,18 @@ def group_collection(collection: Sequence[int]) -> list[list[int]]:
     trees, monochrome pairs, mixed pairs, then lone pyramids; within each
     category in the order the stacks were started.
     """
+    return [list(stack) for stack in _grouped(tuple(collection))]
+
+
+# Every render and score groups each collection again, and collections only grow
+# one pyramid at a time: remember recent groupings (as tuples, so none is shared
+# mutably).
+@lru_cache(maxsize=4096)
+def _grouped(collection: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(stack) for stack in _group(collection))
+
+
+def _group(collection: Sequence[int]) -> list[list[int]]:
     larges = [p for p in collection if size_of(p) == 3]
     mediums = [p for p in collection if size_of(p) == 2]
     smalls = [p for p in collection if size_of(p) == 1]
@@ -89,7 +102,7 @@ def group_collection(collection: Sequence[int]) -> list[list[int]]:
 def score(collection: Sequence[int]) -> int:
     """Points of a collection: 7 per monochrome tree, 5 per mixed tree, 1 per other pyramid."""
     total = 0
-    for stack in group_collection(collection):
+    for stack in _grouped(tuple(collection)):
         if len(stack) == 3:
             total += MONO_TREE if _stack_category(stack) == 0 else MIXED_TREE
         else:

@@ -7,6 +7,7 @@ problem found is the one reported. It never raises.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 from .board import square_name
@@ -71,12 +72,19 @@ def _accept(move: Move, message: str, complete: int, canrender: bool | None = Tr
     return Verdict(ValidationResult(True, message, complete, canrender), move)
 
 
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Move:
+    # Hosts judge the same few move strings again and again (validate, then move).
+    # Moves are immutable, so sharing them is safe; refusals are not cached.
+    return parse_move(text)
+
+
 def judge(position: Position, text: object, *, game_over: bool = False) -> Verdict:
     """Judge ``text`` as the next move of ``position``'s player to move."""
     if game_over:
         return _reject("GAMEOVER", "The game is over: no more moves can be made.")
     try:
-        move = parse_move(text)
+        move = _parse_cached(text) if isinstance(text, str) else parse_move(text)
     except MoveSyntaxError as exc:
         return _reject(
             "MALFORMED",
@@ -117,7 +125,7 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
         return _accept(
             move, f"Now choose where your cap on {square_name(source)} slides to.", INCOMPLETE
         )
-    if move.dest not in position.destinations(source):
+    if not position.can_slide(source, move.dest):
         return _reject(
             "BAD_MOVE",
             f"Your cap on {square_name(source)} cannot slide to {square_name(move.dest)}: "
@@ -135,7 +143,7 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
             f"With simpler captures you must claim the pyramid you just left, on "
             f"{square_name(source)}.",
         )
-    if move.target not in position.targets(source, move.dest):
+    if not position.can_claim(source, move.dest, move.target):
         return _reject(
             "BAD_CLAIM",
             f"You cannot claim {square_name(move.target)} from {square_name(move.dest)}: "

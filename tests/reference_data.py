@@ -13,7 +13,7 @@ import copy
 import gzip
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ SQUARE_RE = re.compile(r"^[a-h][1-8]$")
 COMPLETE_PIECE_MOVE_RE = re.compile(r"^[a-h][1-8]-[a-h][1-8],[a-h][1-8]$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> tuple[dict[str, Any], ...]:
     with gzip.open(FIXTURES / name, "rt", encoding="utf-8") as fh:
         return tuple(json.loads(line) for line in fh if line.strip())
@@ -154,10 +154,15 @@ def expected_annotations(results: list[dict[str, Any]], live: bool = False):
                 out.append({"type": "exit", "targets": [square_to_rc(res["from"])]})
             if res.get("to"):
                 out.append(
-                    {"type": "move", "targets": [square_to_rc(res["from"]), square_to_rc(res["to"])]}
+                    {
+                        "type": "move",
+                        "targets": [square_to_rc(res["from"]), square_to_rc(res["to"])],
+                    }
                 )
             if res.get("how"):
-                out.append({"type": "glyph", "glyph": "note", "targets": [square_to_rc(res["how"])]})
+                out.append(
+                    {"type": "glyph", "glyph": "note", "targets": [square_to_rc(res["how"])]}
+                )
                 out.append(
                     {
                         "type": "move",

@@ -1,0 +1,351 @@
+"""A standalone SVG picture of a position, for people without a game host.
+
+:func:`board_svg` draws the board with its coordinates, the pyramids (colour by
+fill, size by triangle size and by 1–3 pips, as on real Looney Pyramids), the
+caps in player colours, the grey ghosts left by final captures, the last move
+(an arrow from FROM to TO, a ✘ on the claimed square and a dashed line to it;
+a ring around a placement), and below the board each player's collection
+grouped into trees with the score. Standard library only; the output depends
+on nothing but the position shown, so the same position gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+from xml.sax.saxutils import escape, quoteattr
+
+from . import pyramids
+from .board import FILES, square_col, square_row
+from .errors import StawvsError
+from .notation import Move, MoveSyntaxError, parse_move
+from .position import EMPTY, Position
+from .scoring import group_collection, score
+
+if TYPE_CHECKING:
+    from .game import StawvsGame
+
+__all__ = ["CAP_COLOURS", "PYRAMID_COLOURS", "board_svg"]
+
+#: Fill colours of the pyramid colours PI, BL, GR, OR, then of the grey ghosts.
+PYRAMID_COLOURS: Final[tuple[str, ...]] = ("#f06292", "#1e88e5", "#43a047", "#fb8c00", "#c4c4c4")
+_PYRAMID_OUTLINES: Final[tuple[str, ...]] = ("#ad1457", "#0d47a1", "#1b5e20", "#e65100", "#8a8a8a")
+#: Cap colours of players 1–4 (fill, outline, number), chosen to stand apart
+#: from the pyramid colours: black, white, purple, yellow.
+CAP_COLOURS: Final[tuple[tuple[str, str, str], ...]] = (
+    ("#212121", "#ffffff", "#ffffff"),
+    ("#ffffff", "#212121", "#212121"),
+    ("#6a1b9a", "#ffffff", "#ffffff"),
+    ("#ffeb3b", "#212121", "#212121"),
+)
+_LIGHT_SQUARE: Final = "#f3ead8"
+_DARK_SQUARE: Final = "#e2d4b7"
+_MOVE_COLOUR: Final = "#c62828"
+_HIGHLIGHT: Final = "#fff176"
+#: Board triangle width per size, as a fraction of a square.
+_TRIANGLE_WIDTH: Final = {1: 0.40, 2: 0.60, 3: 0.82}
+_MIN_SIZE: Final = 240
+_MAX_SIZE: Final = 4000
+
+
+def _num(value: float) -> str:
+    """A coordinate with at most one decimal, so output is short and stable."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _text(x: float, y: float, content: str, **attrs: str | float) -> str:
+    extra = "".join(
+        f" {key.replace('_', '-')}={quoteattr(_num(v) if isinstance(v, float) else str(v))}"
+        for key, v in attrs.items()
+    )
+    return f'<text x="{_num(x)}" y="{_num(y)}"{extra}>{escape(content)}</text>'
+
+
+class _Canvas:
+    """The geometry of one picture: where the board and each square are."""
+
+    def __init__(self, size: int) -> None:
+        self.width = size
+        self.margin = size * 0.06
+        self.top = size * 0.09  # room for the status line above the board
+        self.square = (size - 2 * self.margin) / 8
+
+    def corner(self, sq: int) -> tuple[float, float]:
+        return (
+            self.margin + square_col(sq) * self.square,
+            self.top + square_row(sq) * self.square,
+        )
+
+    def centre(self, sq: int) -> tuple[float, float]:
+        x, y = self.corner(sq)
+        return x + self.square / 2, y + self.square / 2
+
+    @property
+    def board_bottom(self) -> float:
+        return self.top + 8 * self.square
+
+
+def _triangle(cx: float, base_y: float, width: float, pyramid: int, *, pips: bool) -> list[str]:
+    """An upward triangle of ``pyramid``'s colour standing on ``base_y``."""
+    colour = pyramids.colour_of(pyramid)
+    height = width * 1.05
+    points = (
+        f"{_num(cx - width / 2)},{_num(base_y)} {_num(cx + width / 2)},{_num(base_y)} "
+        f"{_num(cx)},{_num(base_y - height)}"
+    )
+    dash = ' stroke-dasharray="3 2"' if pyramids.is_ghost(pyramid) else ""
+    out = [
+        f'<polygon class="pyramid" data-code="{pyramids.pyramid_code(pyramid)}" '
+        f'points="{points}" fill="{PYRAMID_COLOURS[colour]}" '
+        f'stroke="{_PYRAMID_OUTLINES[colour]}" stroke-width="{_num(max(1.0, width / 30))}"'
+        f' stroke-linejoin="round"{dash}/>'
+    ]
+    if pips:
+        # Real pyramids carry one, two or three pips near the base.
+        size = pyramids.size_of(pyramid)
+        radius = max(1.2, width * 0.06)
+        gap = radius * 3
+        y = base_y - radius * 2.2
+        for i in range(size):
+            x = cx + (i - (size - 1) / 2) * gap
+            out.append(
+                f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(radius)}" '
+                f'fill="#ffffff" fill-opacity="0.9"/>'
+            )
+    return out
+
+
+def _cap(cx: float, cy: float, radius: float, player: int) -> list[str]:
+    fill, outline, ink = CAP_COLOURS[(player - 1) % len(CAP_COLOURS)]
+    return [
+        f'<circle class="cap" data-player="{player}" cx="{_num(cx)}" cy="{_num(cy)}" '
+        f'r="{_num(radius)}" fill="{fill}" stroke="{outline}" '
+        f'stroke-width="{_num(max(1.0, radius * 0.22))}"/>',
+        f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius * 1.12)}" fill="none" '
+        f'stroke="#212121" stroke-width="1"/>',
+        _text(cx, cy + radius * 0.42, str(player), font_size=radius * 1.15,
+              text_anchor="middle", font_weight="bold", fill=ink),
+    ]
+
+
+def _board(canvas: _Canvas, position: Position) -> list[str]:
+    sq_size = canvas.square
+    out = ['<g class="board" font-family="sans-serif">']
+    for sq in range(64):
+        x, y = canvas.corner(sq)
+        light = (square_row(sq) + square_col(sq)) % 2 == 0
+        out.append(
+            f'<rect class="square" x="{_num(x)}" y="{_num(y)}" width="{_num(sq_size)}" '
+            f'height="{_num(sq_size)}" fill="{_LIGHT_SQUARE if light else _DARK_SQUARE}"/>'
+        )
+    left, top = canvas.margin, canvas.top
+    out.append(
+        f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(8 * sq_size)}" '
+        f'height="{_num(8 * sq_size)}" fill="none" stroke="#5d4037" stroke-width="2"/>'
+    )
+    font = sq_size * 0.28
+    for i in range(8):
+        out.append(_text(left - font * 0.8, top + (i + 0.5) * sq_size + font * 0.35, str(8 - i),
+                         font_size=font, text_anchor="middle", fill="#5d4037"))
+        out.append(_text(left + (i + 0.5) * sq_size, canvas.board_bottom + font * 1.2, FILES[i],
+                         font_size=font, text_anchor="middle", fill="#5d4037"))
+    out.append("</g>")
+    return out
+
+
+def _pieces(canvas: _Canvas, position: Position) -> list[str]:
+    sq_size = canvas.square
+    out = ['<g class="pieces" font-family="sans-serif">']
+    for sq in range(64):
+        pyramid = position.board[sq]
+        if pyramid == EMPTY:
+            continue
+        cx, cy = canvas.centre(sq)
+        base = cy + sq_size * 0.4
+        width = sq_size * _TRIANGLE_WIDTH[pyramids.size_of(pyramid)]
+        out.extend(_triangle(cx, base, width, pyramid, pips=True))
+        player = position.caps[sq]
+        if player:
+            # The cap sits on the apex (kept inside the square), leaving the coloured
+            # body and the pips visible.
+            radius = sq_size * 0.17
+            apex = base - width * 1.05
+            top = cy - sq_size / 2
+            out.extend(_cap(cx, max(apex - radius * 0.4, top + radius + sq_size * 0.03),
+                            radius, player))
+    out.append("</g>")
+    return out
+
+
+def _last_move(canvas: _Canvas, position: Position) -> list[str]:
+    try:
+        move = parse_move(position.lastmove or "")
+    except MoveSyntaxError:  # an ending such as "resign": nothing to draw
+        return []
+    sq_size = canvas.square
+    if move.source is not None and move.dest is None:
+        x, y = canvas.corner(move.source)
+        inset = sq_size * 0.05
+        return [
+            f'<rect class="placement" x="{_num(x + inset)}" y="{_num(y + inset)}" '
+            f'width="{_num(sq_size - 2 * inset)}" height="{_num(sq_size - 2 * inset)}" '
+            f'rx="{_num(sq_size * 0.12)}" fill="none" stroke="{_MOVE_COLOUR}" '
+            f'stroke-width="{_num(sq_size * 0.06)}"/>'
+        ]
+    if move.source is None or move.dest is None or move.target is None:
+        return []
+    return _move_arrow(canvas, move)
+
+
+def _move_arrow(canvas: _Canvas, move: Move) -> list[str]:
+    assert move.source is not None and move.dest is not None and move.target is not None
+    sq_size = canvas.square
+    (x1, y1), (x2, y2) = canvas.centre(move.source), canvas.centre(move.dest)
+    tx, ty = canvas.centre(move.target)
+    # Stop the arrow short of TO's centre so its head does not hide the cap.
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+    shorten = sq_size * 0.3
+    hx, hy = x2 - (x2 - x1) / length * shorten, y2 - (y2 - y1) / length * shorten
+    width = sq_size * 0.07
+    return [
+        '<g class="last-move" font-family="sans-serif">',
+        f'<line class="claim-line" x1="{_num(x2)}" y1="{_num(y2)}" x2="{_num(tx)}" '
+        f'y2="{_num(ty)}" stroke="{_MOVE_COLOUR}" stroke-width="{_num(width * 0.6)}" '
+        f'stroke-dasharray="{_num(width * 1.5)} {_num(width)}" stroke-opacity="0.8"/>',
+        f'<line class="move-arrow" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(hx)}" '
+        f'y2="{_num(hy)}" stroke="{_MOVE_COLOUR}" stroke-width="{_num(width)}" '
+        f'stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#arrowhead)"/>',
+        f'<circle class="claimed" cx="{_num(tx)}" cy="{_num(ty)}" r="{_num(sq_size * 0.36)}" '
+        f'fill="#ffffff" fill-opacity="0.6" stroke="{_MOVE_COLOUR}" '
+        f'stroke-width="{_num(width * 0.5)}"/>',
+        _text(tx, ty + sq_size * 0.17, "\u2718", font_size=sq_size * 0.5,
+              text_anchor="middle", fill=_MOVE_COLOUR),
+        "</g>",
+    ]
+
+
+def _highlights(canvas: _Canvas, position: Position) -> list[str]:
+    """Tint FROM and TO of the last collection move, as chess diagrams do."""
+    try:
+        move = parse_move(position.lastmove or "")
+    except MoveSyntaxError:
+        return []
+    if move.dest is None or move.source is None:
+        return []
+    out = []
+    for sq in (move.source, move.dest):
+        x, y = canvas.corner(sq)
+        out.append(
+            f'<rect class="highlight" x="{_num(x)}" y="{_num(y)}" width="{_num(canvas.square)}" '
+            f'height="{_num(canvas.square)}" fill="{_HIGHLIGHT}" fill-opacity="0.55"/>'
+        )
+    return out
+
+
+def _stack_height(unit: float, stack: Sequence[int]) -> float:
+    """How tall :func:`_stack` draws ``stack``: each pyramid rises half its height above
+    the one below, and the top one shows whole."""
+    heights = [unit * _TRIANGLE_WIDTH[pyramids.size_of(p)] * 1.05 for p in stack]
+    return sum(h * 0.5 for h in heights[:-1]) + heights[-1]
+
+
+def _stack(cx: float, base_y: float, unit: float, stack: Sequence[int]) -> list[str]:
+    """A collection stack drawn as a tree: large at the bottom, smaller ones above."""
+    out: list[str] = []
+    y = base_y
+    for pyramid in stack:
+        width = unit * _TRIANGLE_WIDTH[pyramids.size_of(pyramid)]
+        out.extend(_triangle(cx, y, width, pyramid, pips=False))
+        y -= width * 1.05 * 0.5
+    return out
+
+
+def _collections(
+    canvas: _Canvas, position: Position, names: Sequence[str], y: float
+) -> tuple[list[str], float]:
+    """Each player's score and trees from ``y`` down; returns the elements and the new ``y``."""
+    sq_size = canvas.square
+    unit = sq_size * 0.85  # the width a large pyramid's triangle is scaled from
+    slot = unit * 0.9  # horizontal room of one stack
+    per_line = max(1, int((canvas.width - 2 * canvas.margin) // slot))
+    font = sq_size * 0.3
+    out = ['<g class="collections" font-family="sans-serif">']
+    for player, collection in enumerate(position.captured, start=1):
+        points = score(collection)
+        y += font * 1.6
+        out.extend(_cap(canvas.margin + font * 0.6, y - font * 0.35, font * 0.6, player))
+        label = f"{names[player - 1]}: {points} point{'s' if points != 1 else ''}"
+        if player in position.eliminated:
+            label += " (passed)"
+        out.append(_text(canvas.margin + font * 1.6, y, label, font_size=font, fill="#212121"))
+        stacks = group_collection(collection)
+        if not stacks:
+            y += font * 0.6
+            continue
+        for start in range(0, len(stacks), per_line):
+            line = stacks[start : start + per_line]
+            y += max(_stack_height(unit, stack) for stack in line) + font * 0.4
+            for i, stack in enumerate(line):
+                cx = canvas.margin + slot * (0.5 + i)
+                out.extend(_stack(cx, y, unit, stack))
+                if len(stack) == 3:
+                    tree_points = 7 if len({pyramids.colour_of(p) for p in stack}) == 1 else 5
+                    out.append(_text(cx, y + font * 0.95, str(tree_points),
+                                     font_size=font * 0.75, text_anchor="middle", fill="#424242"))
+            y += font * (1.0 if any(len(stack) == 3 for stack in line) else 0.3)
+    out.append("</g>")
+    return out, y
+
+
+def _status(game: StawvsGame, names: Sequence[str]) -> str:
+    position = game.position
+    if game.gameover:
+        winners = ", ".join(names[p - 1] for p in game.winner) or "nobody"
+        return f"Game over. Winner{'s' if len(game.winner) > 1 else ''}: {winners}"
+    phase = "placing caps" if position.mode == "place" else "collecting"
+    return f"{names[position.currplayer - 1]} to move ({phase})"
+
+
+def board_svg(game: StawvsGame, size: int = 560, *, names: Sequence[str] | None = None) -> str:
+    """Return a standalone SVG document picturing the position ``game`` shows.
+
+    ``size`` is the picture's width in pixels (240–4000); the height follows
+    from the collections. ``names`` label the players (default "Player 1", …);
+    all text is XML-escaped. The result depends only on the position shown
+    (``game.position``, whether the game is over and who won), never on time.
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or not _MIN_SIZE <= size <= _MAX_SIZE:
+        raise StawvsError(
+            "BAD_ARGUMENT", f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
+        )
+    numplayers = game.numplayers
+    labels = [f"Player {p}" for p in range(1, numplayers + 1)]
+    if names is not None:
+        labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
+    position = game.position
+    canvas = _Canvas(size)
+    body: list[str] = []
+    status = _status(game, labels)
+    body.append(_text(canvas.margin, canvas.top * 0.62, status, font_size=canvas.square * 0.34,
+                      font_family="sans-serif", font_weight="bold", fill="#212121"))
+    body.extend(_board(canvas, position))
+    body.extend(_highlights(canvas, position))
+    body.extend(_pieces(canvas, position))
+    body.extend(_last_move(canvas, position))
+    start = canvas.board_bottom + canvas.square * 0.6
+    collections, bottom = _collections(canvas, position, labels, start)
+    body.extend(collections)
+    height = bottom + canvas.margin * 0.6
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_num(height)}" '
+        f'viewBox="0 0 {size} {_num(height)}">',
+        f"<title>{escape('Stawvs: ' + status)}</title>",
+        "<defs>",
+        f'<marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" '
+        'markerWidth="3" markerHeight="3" markerUnits="strokeWidth" orient="auto">'
+        f'<path d="M0,0 L10,5 L0,10 z" fill="{_MOVE_COLOUR}" fill-opacity="0.8"/></marker>',
+        "</defs>",
+        f'<rect width="{size}" height="{_num(height)}" fill="#fffdf8"/>',
+    ]
+    return "\n".join([*head, *body, "</svg>"]) + "\n"

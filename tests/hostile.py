@@ -1,0 +1,152 @@
+"""Helpers for the property and fuzz tests: random games, budgets, independent checks.
+
+Nothing here uses the engine's internals: games are driven through
+:class:`StawvsGame` and inspected through their serialized form, so the checks
+stay independent of the code they check.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from stawvs_ap import StawvsGame
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+_SCALE = {"ci": 1.0, "nightly": 20.0, "dev": 0.02}
+
+
+def scaled(examples: int) -> int:
+    """A test's number of cases under the ``ci`` profile, scaled for the profile in force."""
+    factor = _SCALE.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), 1.0)
+    return max(1, int(examples * factor))
+
+
+#: Every legal variant set: at most one setup variant, any subset of the others.
+VARIANT_SETS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(v for v in (setup, *others) if v)
+    for setup in (None, "hole", "random")
+    for n in range(4)
+    for others in itertools.combinations(("hey", "finalfree", "pieces-2"), n)
+)
+
+FIXED_TIME = "2025-12-12T00:00:00.000Z"
+
+
+def fixed_clock() -> str:
+    return FIXED_TIME
+
+
+def new_game(numplayers: int, variants: tuple[str, ...], seed: int) -> StawvsGame:
+    """A seeded game whose timestamps never change, so states compare byte for byte."""
+    return StawvsGame(numplayers, variants=list(variants), seed=seed, clock=fixed_clock)
+
+
+def play_random(game: StawvsGame, rng: random.Random, plies: int) -> StawvsGame:
+    """Play up to ``plies`` uniformly random legal moves (fewer if the game ends)."""
+    for _ in range(plies):
+        moves = game.moves()
+        if not moves:
+            break
+        game.move(rng.choice(moves))
+    return game
+
+
+@st.composite
+def random_games(draw: st.DrawFn, max_plies: int = 220) -> tuple[StawvsGame, random.Random]:
+    """A game of any player count and variant set, some random plies in (maybe over)."""
+    numplayers = draw(st.integers(2, 4), label="numplayers")
+    variants = draw(st.sampled_from(VARIANT_SETS), label="variants")
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    plies = draw(st.integers(0, max_plies), label="plies")
+    rng = random.Random(seed ^ 0x5EED)
+    game = play_random(new_game(numplayers, variants, seed), rng, plies)
+    return game, rng
+
+
+def ply_bound(numplayers: int, caps_each: int) -> int:
+    """The most plies a game can last, from the number of pyramids.
+
+    Every collection move claims a pyramid, and the pyramids under the caps
+    can never be claimed, so there are at most ``c = 60 - numplayers * caps_each``
+    claims. Between two claims at most ``numplayers - 1`` passes follow each
+    other: ``numplayers`` passes in a row mean everyone has passed, which ends
+    the game. So the collection phase has at most ``numplayers * (c + 1)`` turns,
+    after the ``numplayers * caps_each`` placements.
+    """
+    placements = numplayers * caps_each
+    claims = 60 - placements
+    return placements + numplayers * (claims + 1)
+
+
+def without_timestamps(serialized: str) -> dict[str, Any]:
+    """A state with its timestamps dropped, to compare games played at other times."""
+    state = json.loads(serialized)
+    for entry in state["stack"]:
+        entry.pop("_timestamp", None)
+    return dict(state)
+
+
+def pyramid_census(serialized: str) -> tuple[Counter[tuple[str, int]], int]:
+    """Count the coloured pyramids of the last entry: on the board and in collections.
+
+    Ghosts are not counted: their pyramid is in a collection. Returns the
+    count per (colour, size) and the number of ghosts seen.
+    """
+    top = json.loads(serialized)["stack"][-1]
+    census: Counter[tuple[str, int]] = Counter()
+    ghosts = 0
+    for _square, cell in top["board"]["value"]:
+        colour, size = cell[0]
+        if colour == "GH":
+            ghosts += 1
+        else:
+            census[(colour, size)] += 1
+    for collection in top["captured"]:
+        for colour, size in collection:
+            census[(colour, size)] += 1
+    return census, ghosts
+
+
+# -- an independent scorer ----------------------------------------------------
+
+_TREES = tuple(itertools.product(range(4), repeat=3))  # colour of (small, medium, large)
+
+
+def brute_force_score(collection: list[tuple[str, int]]) -> int:
+    """The best score over every way of grouping ``collection`` into trees.
+
+    Exhaustive: at each step either stop (the rest scores 1 each) or build one
+    more tree from any small, medium and large; trees are built in a fixed
+    order of their colours so each grouping is tried once.
+    """
+    colours = ("PI", "BL", "GR", "OR")
+    counts = [0] * 12
+    for colour, size in collection:
+        counts[colours.index(colour) * 3 + size - 1] += 1
+    return _best(tuple(counts), 0)
+
+
+@cache
+def _best(counts: tuple[int, ...], first_tree: int) -> int:
+    best = sum(counts)  # no more trees: every pyramid left scores 1
+    for index in range(first_tree, len(_TREES)):
+        small, medium, large = _TREES[index]
+        kinds = (small * 3, medium * 3 + 1, large * 3 + 2)
+        if any(counts[k] == 0 for k in kinds):
+            continue
+        rest = list(counts)
+        for k in kinds:
+            rest[k] -= 1
+        points = 7 if small == medium == large else 5
+        best = max(best, points + _best(tuple(rest), index))
+    return best

@@ -1,0 +1,257 @@
+"""The ``stawvs-ap`` command line, run as a user runs it: ``python -m stawvs_ap ...``."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from reference_data import games
+
+from stawvs_ap import StawvsGame
+from stawvs_ap.textboard import board_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "stawvs_ap", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def ok(*args: str | Path, stdin: str | None = None) -> str:
+    """Run a command that must succeed; return its standard output."""
+    done = run(*args, stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return done.stdout
+
+
+def finished_game(seed: int = 7) -> StawvsGame:
+    game = StawvsGame(3, seed=seed)
+    rng = random.Random(seed)
+    while game.moves():
+        game.move(rng.choice(game.moves()))
+    return game
+
+
+@pytest.fixture
+def started(tmp_path: Path) -> Path:
+    """A new two-player game's state file."""
+    path = tmp_path / "game.json"
+    path.write_text(StawvsGame(2, seed=3).serialize(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def finished(tmp_path: Path) -> Path:
+    path = tmp_path / "finished.json"
+    path.write_text(finished_game().serialize(), encoding="utf-8")
+    return path
+
+
+# -- each subcommand ----------------------------------------------------------------
+
+
+def test_new_prints_a_state_and_the_same_seed_gives_the_same_board(tmp_path: Path) -> None:
+    printed = ok("new", "--players", "3", "--variant", "hole", "hey", "--seed", "7")
+    out = tmp_path / "new.json"
+    ok("new", "--players", "3", "--variant", "hole", "--variant", "hey", "--seed", "7", "-o", out)
+    first, second = StawvsGame(printed), StawvsGame(out.read_text(encoding="utf-8"))
+    assert first.numplayers == 3 and first.variants == ["hole", "hey"]
+    assert first.position.board == second.position.board
+    assert first.position.board == StawvsGame(3, ["hole", "hey"], seed=7).position.board
+
+
+def test_moves_lists_one_legal_move_per_line_or_json(started: Path) -> None:
+    expected = StawvsGame(started.read_text(encoding="utf-8")).moves()
+    assert ok("moves", started).splitlines() == expected
+    assert json.loads(ok("moves", started, "--json")) == expected
+
+
+def test_move_applies_moves_in_order_and_prints_the_new_state(started: Path) -> None:
+    state = ok("move", started, "b7", "C6")
+    game = StawvsGame(state)
+    assert game.lastmove == "c6" and game.currplayer == 1
+    assert game.move_history() == [["b7", "c6"]]
+
+
+def test_move_reads_stdin_and_can_rewrite_its_input_file(started: Path) -> None:
+    text = started.read_text(encoding="utf-8")
+    ok("move", "-", "b7", "-o", started, stdin=text)
+    assert StawvsGame(started.read_text(encoding="utf-8")).lastmove == "b7"
+
+
+def test_validate_prints_the_verdict_as_json(started: Path) -> None:
+    verdict = json.loads(ok("validate", started, "b7"))
+    assert verdict == {
+        "valid": True,
+        "message": verdict["message"],
+        "complete": 1,
+        "canrender": True,
+    }
+    refused = json.loads(ok("validate", started, "z9"))
+    assert refused["valid"] is False and refused["code"] == "MALFORMED"
+
+
+def test_render_prints_the_render_of_the_state(finished: Path) -> None:
+    game = StawvsGame(finished.read_text(encoding="utf-8"))
+    assert json.loads(ok("render", finished, "--ply", "10")) == game.load(10).render()
+
+
+def test_svg_writes_a_picture(finished: Path, tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    assert ok("svg", finished, "-o", out, "--size", "400") == ""
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert root.get("width") == "400"
+
+
+def test_show_prints_the_text_diagram_from_stdin(finished: Path) -> None:
+    shown = ok(
+        "show", "-", "--names", "Ann", "Bob", "Cy", stdin=finished.read_text(encoding="utf-8")
+    )
+    assert shown.splitlines()[0].startswith("8  ")
+    assert "Ann (@1) (passed):" in shown and "Game over. Winner" in shown
+
+
+def test_info_prints_the_metadata() -> None:
+    info = json.loads(ok("info"))
+    assert info["name"] == "Stawvs" and info["uid"] == "stawvs"
+
+
+def test_help_exits_0() -> None:
+    assert "replay" in ok("--help")
+
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The record, written by ``stawvs-ap record``, of :func:`finished_game`."""
+    folder = tmp_path_factory.mktemp("record")
+    state, out = folder / "finished.json", folder / "record.json"
+    state.write_text(finished_game().serialize(), encoding="utf-8")
+    ok("record", state, "--names", *NAMES, "-o", out)
+    return out
+
+
+def test_record_names_the_players(record: Path) -> None:
+    header = json.loads(record.read_text(encoding="utf-8"))["header"]
+    assert [p["name"] for p in header["players"]] == NAMES
+    assert [p["userid"] for p in header["players"]] == ["p1", "p2", "p3"]
+
+
+def test_replay_shows_the_end_with_scores_and_winners(record: Path) -> None:
+    assert ok("replay", record) == board_text(finished_game(), names=NAMES)
+
+
+def test_replay_to_a_ply_writes_picture_and_render(record: Path, tmp_path: Path) -> None:
+    svg, render = tmp_path / "ply.svg", tmp_path / "ply.json"
+    shown = ok("replay", record, "--ply", "12", "--svg", svg, "--render", render)
+    game = finished_game().load(12)
+    assert shown == board_text(game, names=NAMES)
+    assert json.loads(render.read_text(encoding="utf-8")) == game.render()
+    assert ET.fromstring(svg.read_text(encoding="utf-8")).get("width") == "560"
+
+
+def test_replay_reads_a_golden_fixture_file() -> None:
+    path = ROOT / "fixtures" / "golden" / "2p-default-seed-1.json"
+    record = json.loads(path.read_text(encoding="utf-8"))["record"]
+    game = StawvsGame.from_record(record)
+    names = [p["name"] for p in record["header"]["players"]]
+    assert ok("replay", path) == board_text(game, names=names)
+
+
+def test_replay_of_a_reference_record_takes_the_initial_state(tmp_path: Path) -> None:
+    reference = games()[0]
+    record, initial = tmp_path / "record.json", tmp_path / "initial.json"
+    record.write_text(json.dumps(reference["record"]), encoding="utf-8")
+    initial.write_text(reference["initial"], encoding="utf-8")
+    shown = ok("replay", record, "--initial", initial)
+    final = StawvsGame(reference["final"])
+    names = [p["name"] for p in reference["record"]["header"]["players"]]
+    assert shown == board_text(final, names=names)
+
+
+# -- bad input: one line on stderr, exit 2, no output file ------------------------------------
+
+
+def refused(*args: str | Path, stdin: str | None = None) -> str:
+    """Run a command that must be refused; return its one-line error message."""
+    done = run(*args, stdin=stdin)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("stawvs-ap: error: ")
+    return lines[0]
+
+
+def test_unreadable_state_file_is_refused(tmp_path: Path) -> None:
+    assert "cannot read state" in refused("show", tmp_path / "missing.json")
+
+
+def test_broken_state_is_refused_without_writing_output(started: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    broken = started.read_text(encoding="utf-8").replace('"stawvs"', '"chess"')
+    assert "chess" in refused("move", "-", "b7", "-o", out, stdin=broken)
+    assert "empty" in refused("render", "-", "-o", out, stdin="")
+    assert not out.exists()
+
+
+def test_illegal_move_is_refused_without_writing_output(started: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    message = refused("move", started, "b7", "b7", "-o", out)
+    assert "illegal move 2 'b7'" in message and "BAD_PLACEMENT" in message
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == [started]  # no temporary file left either
+
+
+def test_partial_move_is_refused_as_incomplete() -> None:
+    game = StawvsGame(2, seed=3)
+    for square in ("b7", "c6", "d6", "e6", "f6", "g6"):
+        game.move(square)
+    assert game.mode == "collect"  # so "b7" only selects player 1's cap
+    assert "INCOMPLETE" in refused("move", "-", "b7", stdin=game.serialize())
+
+
+def test_unknown_variant_is_refused() -> None:
+    assert "unknown variant 'nope'" in refused("new", "--players", "2", "--variant", "nope")
+
+
+def test_bad_arguments_are_refused_in_one_line(started: Path) -> None:
+    assert "five" in refused("new", "--players", "five")
+    assert "2 to 4 players" in refused("new", "--players", "5")
+    assert "size" in refused("svg", started, "--size", "10")
+    assert "no stack entry" in refused("show", started, "--ply", "99")
+
+
+def test_record_of_an_unfinished_game_is_refused(started: Path, tmp_path: Path) -> None:
+    out = tmp_path / "record.json"
+    refused("record", started, "-o", out)
+    assert not out.exists()
+
+
+def test_unwritable_output_is_refused(started: Path, tmp_path: Path) -> None:
+    refused("svg", started, "-o", tmp_path / "no-such-dir" / "board.svg")
+
+
+def test_broken_record_is_refused(tmp_path: Path) -> None:
+    svg = tmp_path / "out.svg"
+    refused("replay", "-", "--svg", svg, stdin="[1, 2")
+    refused("replay", "-", "--svg", svg, stdin='{"header": {}, "moves": []}')
+    assert not svg.exists()

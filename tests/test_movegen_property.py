@@ -1,0 +1,223 @@
+"""The fast move generator agrees with a slow, obviously correct one.
+
+The slow generator below reads the rules straight off CONTRACT §1: it walks the
+board with explicit (file, rank) coordinates and uses nothing from the package
+but the position's raw data. Hypothesis drives it over random games of every
+variant (advanced a random number of plies, so the placement phase, passes and
+eliminated players come up) and over randomly made boards with random gaps and
+random caps, and compares it with ``moves()``, ``has_moves()`` and the playout
+path of :mod:`stawvs_ap.playout`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stawvs_ap import StawvsGame
+from stawvs_ap.playout import count_moves, move_at, random_move, random_playout
+
+FILES = "abcdefgh"
+STEPS = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0)]
+COLOURS = ("PI", "BL", "GR", "OR")
+VARIANT_SETS = [
+    [],
+    ["hole"],
+    ["random"],
+    ["hey"],
+    ["finalfree"],
+    ["pieces-2"],
+    ["hole", "hey"],
+    ["random", "finalfree", "pieces-2"],
+    ["hey", "finalfree"],
+    ["random", "hey", "pieces-2"],
+]
+
+Coord = tuple[int, int]  # (file 0..7 = a..h, rank 1..8)
+
+
+def name(coord: Coord) -> str:
+    return f"{FILES[coord[0]]}{coord[1]}"
+
+
+def on_board(coord: Coord) -> bool:
+    return 0 <= coord[0] < 8 and 1 <= coord[1] <= 8
+
+
+def read_board(state: dict[str, Any]) -> tuple[set[Coord], dict[Coord, int]]:
+    """From the top stack entry: the squares with a pyramid, and who caps which."""
+    pyramids: set[Coord] = set()
+    caps: dict[Coord, int] = {}
+    for square, cell in state["stack"][-1]["board"]["value"]:
+        coord = (FILES.index(square[0]), int(square[1]))
+        pyramids.add(coord)
+        if len(cell) == 2:
+            caps[coord] = cell[1]
+    return pyramids, caps
+
+
+def slow_moves(state: dict[str, Any]) -> list[str]:
+    """Every legal move, found by walking the board square by square."""
+    top = state["stack"][-1]
+    if state["gameover"]:
+        return []
+    player, eliminated = top["currplayer"], top["eliminated"]
+    pyramids, caps = read_board(state)
+
+    def free(coord: Coord, vacated: Coord | None = None, landed: Coord | None = None) -> bool:
+        if coord == landed:
+            return False
+        return coord in pyramids and (coord not in caps or coord == vacated)
+
+    if top["mode"] == "place":
+        return [name(c) for c in pyramids if c not in caps]
+    if player in eliminated:
+        return ["pass"]
+    moves = []
+    for start, owner in caps.items():
+        if owner != player:
+            continue
+        for df, dr in STEPS:
+            dest = (start[0] + df, start[1] + dr)
+            while on_board(dest) and free(dest):
+                if "hey" in state["variants"]:
+                    moves.append(f"{name(start)}-{name(dest)},{name(start)}")
+                else:
+                    for tf, tr in STEPS:
+                        target = (dest[0] + tf, dest[1] + tr)
+                        while on_board(target) and free(target, vacated=start, landed=dest):
+                            moves.append(f"{name(start)}-{name(dest)},{name(target)}")
+                            target = (target[0] + tf, target[1] + tr)
+                dest = (dest[0] + df, dest[1] + dr)
+    return moves or ["pass"]
+
+
+def check_against_slow(game: StawvsGame) -> None:
+    state = json.loads(game.serialize())
+    fast = game.moves()
+    assert sorted(fast) == sorted(slow_moves(state))
+    assert len(set(fast)) == len(fast)
+    assert game.has_moves() == (fast not in ([], ["pass"]))
+    position = game.position
+    if game.gameover:
+        return
+    # The playout path numbers exactly the same moves, in the same order.
+    assert count_moves(position) == len(fast)
+    assert [str(move_at(position, i)) for i in range(len(fast))] == fast
+    rng = random.Random(len(fast))
+    assert str(random_move(position, rng)) in fast
+    for move in fast[:3]:
+        assert game.validate_move(move).complete == 1
+
+
+@st.composite
+def random_games(draw: st.DrawFn) -> StawvsGame:
+    """A game of any variant, advanced by random moves (possibly to its end)."""
+    numplayers = draw(st.integers(2, 4))
+    variants = draw(st.sampled_from(VARIANT_SETS))
+    seed = draw(st.integers(0, 10**6))
+    plies = draw(st.integers(0, 90))
+    game = StawvsGame(numplayers, variants=variants, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        moves = game.moves()
+        if not moves:
+            break
+        game.move(rng.choice(moves))
+    return game
+
+
+@st.composite
+def random_boards(draw: st.DrawFn) -> StawvsGame:
+    """A board made up square by square: random gaps, random caps, any phase."""
+    numplayers = draw(st.integers(2, 4))
+    variants = draw(st.sampled_from(VARIANT_SETS))
+    caps_each = 2 if "pieces-2" in variants else 3
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    kinds = [(c, s) for c in COLOURS for s in (1, 2, 3) for _ in range(5)]
+    rng.shuffle(kinds)
+    squares = [f"{f}{r}" for f in FILES for r in range(1, 9)]
+    pyramid_count = draw(st.integers(numplayers * caps_each + 1, 60))
+    on_board = rng.sample(squares, pyramid_count)
+    placing = draw(st.booleans())
+    caps: dict[str, int] = {}
+    spots = iter(rng.sample(on_board, numplayers * caps_each))
+    # Placement phase: caps placed in turn, some still to place; collection: all placed.
+    placed = rng.randrange(numplayers * caps_each) if placing else numplayers * caps_each
+    for player in range(1, numplayers + 1):
+        count = placed // numplayers + (1 if player <= placed % numplayers else 0)
+        for _ in range(count):
+            caps[next(spots)] = player
+    currplayer = placed % numplayers + 1 if placing else rng.randint(1, numplayers)
+    left = kinds[pyramid_count:]
+    captured: list[list[list[Any]]] = [[] for _ in range(numplayers)]
+    for colour, size in left:
+        if rng.random() < 0.6:
+            captured[rng.randrange(numplayers)].append([colour, size])
+    eliminated = (
+        [] if placing else rng.sample(range(1, numplayers + 1), rng.randint(0, numplayers - 1))
+    )
+    board = [
+        [sq, [list(kind)] + ([caps[sq]] if sq in caps else [])]
+        for sq, kind in zip(on_board, kinds, strict=False)
+    ]
+    entry = {
+        "_version": "20251113",
+        "_results": [],
+        "_timestamp": "2025-12-12T00:00:00.000Z",
+        "currplayer": currplayer,
+        "mode": "place" if placing else "collect",
+        "eliminated": eliminated,
+        "captured": captured,
+        "board": {"dataType": "Map", "value": board},
+    }
+    state = {
+        "game": "stawvs",
+        "numplayers": numplayers,
+        "variants": variants,
+        "gameover": False,
+        "winner": [],
+        "stack": [entry],
+    }
+    return StawvsGame(json.dumps(state))
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(random_games())
+def test_moves_of_random_games_match_the_slow_generator(game: StawvsGame) -> None:
+    check_against_slow(game)
+
+
+@SETTINGS
+@given(random_boards())
+def test_moves_of_random_boards_match_the_slow_generator(game: StawvsGame) -> None:
+    check_against_slow(game)
+
+
+@settings(max_examples=30, deadline=None)
+@given(random_boards(), st.integers(0, 2**32))
+def test_a_random_playout_plays_only_legal_moves_to_the_end(game: StawvsGame, seed: int) -> None:
+    position = game.position
+    before = json.loads(game.serialize())
+    rng = random.Random(seed)
+    # Replaying the playout's own choices through the checked host path must work
+    # and end the game in the same state as the playout.
+    replay = game.clone()
+    while not replay.gameover:
+        move = random_move(replay.position, rng)
+        assert str(move) in replay.moves()
+        replay.move(str(move))
+    final = random_playout(position, random.Random(seed))
+    assert final.is_over
+    assert final.board == replay.position.board
+    assert final.caps == replay.position.caps
+    assert final.captured == replay.position.captured
+    assert final.eliminated == replay.position.eliminated
+    assert json.loads(game.serialize()) == before  # the start was left alone

@@ -1,0 +1,317 @@
+"""Our own JSON Schemas in ``schemas/``: up to date, satisfied by every fixture and
+output, and strict enough to refuse broken documents."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from stawvs_ap import StawvsGame
+from stawvs_ap.metadata import gameinfo_dict, variant_display_names
+from stawvs_ap.schemagen import SCHEMA_DIR, build_schemas, main, schema_text
+
+try:  # tests/ on sys.path (pytest's default "prepend" import mode)
+    import reference_data as ref
+except ImportError:  # pragma: no cover - tests/ imported as a package
+    from tests import reference_data as ref
+
+ROOT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+GAMES = ref.games()
+
+
+@cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads((ROOT_SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def _errors(name: str, document: Any) -> list[str]:
+    return [f"{e.json_path}: {e.message[:200]}" for e in _validator(name).iter_errors(document)]
+
+
+def _starting_position(state: str) -> str:
+    """The record's ``startingPosition`` for a game's first stack entry."""
+    board = dict(json.loads(state)["stack"][0]["board"]["value"])
+    ranks = []
+    for rank in range(8, 0, -1):
+        cells = [board.get(f"{file}{rank}") for file in "abcdefgh"]
+        ranks.append("".join("." if c is None else f"{c[0][0]}{c[0][1]}" for c in cells))
+    return "/".join(ranks)
+
+
+def _record(game: dict) -> dict:
+    record = copy.deepcopy(game["record"])
+    record["header"]["startingPosition"] = _starting_position(game["initial"])
+    return record
+
+
+# --------------------------------------------------------------------------
+# The files themselves
+
+
+def test_schema_files_are_up_to_date_with_the_generator():
+    assert SCHEMA_DIR == ROOT_SCHEMAS
+    for name, schema in build_schemas().items():
+        path = ROOT_SCHEMAS / name
+        assert path.read_text(encoding="utf-8") == schema_text(schema), (
+            f"{name} is stale: run python -m stawvs_ap.schemagen"
+        )
+
+
+def test_schemagen_check_reports_a_stale_file(tmp_path):
+    assert main(["--out", str(tmp_path)]) == 0
+    assert main(["--out", str(tmp_path), "--check"]) == 0
+    (tmp_path / "render.schema.json").write_text("{}", encoding="utf-8")
+    assert main(["--out", str(tmp_path), "--check"]) == 1
+
+
+@pytest.mark.parametrize("name", ["state", "render", "result", "gameinfo", "gamerecord"])
+def test_each_schema_is_a_valid_draft_2020_12_schema(name):
+    schema = json.loads((ROOT_SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+# --------------------------------------------------------------------------
+# Fixtures and outputs validate
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ref.game_id)
+def test_reference_game_states_satisfy_the_state_schema(game):
+    # The final state holds every stack entry of the game, so it covers every
+    # position of the probes and extras taken from it.
+    assert _errors("state", json.loads(game["initial"])) == []
+    assert _errors("state", json.loads(game["final"])) == []
+
+
+def _top_only(state: str) -> dict:
+    """The state with only its last stack entry (the others are in the game's final state)."""
+    doc = json.loads(state)
+    doc["stack"] = doc["stack"][-1:]
+    return doc
+
+
+def test_probe_and_extra_states_satisfy_the_state_schema():
+    # A sample (every third), since the stacks repeat the games' final states.
+    states = [p["state"] for p in ref.probes()[::3]]
+    for line in ref.extras()[::3]:
+        states += [
+            line[k]
+            for k in ("state", "state_before", "serialize", "after_undo")
+            if isinstance(line.get(k), str)
+        ]
+    for state in states:
+        assert _errors("state", _top_only(state)) == []
+
+
+@pytest.mark.parametrize("game", GAMES[::3], ids=ref.game_id)
+def test_reference_renders_and_results_satisfy_our_schemas(game):
+    for ply in game["plies"][::3] + game["plies"][-1:]:
+        assert _errors("render", ply["render"]) == [], ply["move"]
+    assert _errors("render", game["render_loaded"]) == []
+    for ply in game["plies"]:
+        for result in ply["results"]:
+            assert _errors("result", result) == [], result
+
+
+def test_preview_and_ending_outputs_satisfy_our_schemas():
+    for line in ref.extras("preview")[::2]:
+        for key in ("preview_from", "preview_to", "preview_full"):
+            if line.get(key):
+                assert _errors("render", line[key]["render"]) == []
+                assert all(_errors("result", r) == [] for r in line[key]["results"])
+    for line in ref.extras("ending"):
+        if line.get("render"):
+            assert _errors("render", line["render"]) == []
+
+
+@pytest.mark.parametrize("variants", [[], ["hole", "hey"], ["random", "finalfree", "pieces-2"]])
+def test_our_outputs_during_a_random_game_satisfy_our_schemas(variants):
+    rng = random.Random(7)
+    game = StawvsGame(4, variants=variants, seed=7)
+    ply = 0
+    while not game.gameover:
+        game.move(game.random_move(rng))
+        ply += 1
+        if ply % 15 == 0 or game.gameover:
+            assert _errors("render", game.render()) == []
+        assert all(_errors("result", r) == [] for r in game.results)
+    assert _errors("state", game.state()) == []
+
+
+def test_metadata_satisfies_our_gameinfo_schema():
+    assert _errors("gameinfo", gameinfo_dict()) == []
+    assert _errors("gameinfo", json.loads(StawvsGame.info())) == []
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ref.game_id)
+def test_reference_records_with_a_starting_position_satisfy_our_record_schema(game):
+    record = _record(game)
+    assert record["header"]["game"]["variants"] == variant_display_names(game["variants"])
+    assert _errors("gamerecord", record) == []
+
+
+def test_our_generated_record_satisfies_our_record_schema():
+    game = StawvsGame(GAMES[0]["final"])
+    if not hasattr(game, "gen_record"):
+        pytest.skip("StawvsGame.gen_record is not there yet")
+    record = game.gen_record(
+        uid="game-1", players=[{"name": "Alice", "uid": "u1"}, {"name": "Bob", "uid": "u2"}]
+    )
+    assert _errors("gamerecord", record) == []
+
+
+# --------------------------------------------------------------------------
+# Broken documents are refused
+
+
+def _state() -> dict:
+    return json.loads(GAMES[0]["final"])
+
+
+def _board_cell(doc: dict, index: int = 0) -> list:
+    return doc["stack"][-1]["board"]["value"][index]
+
+
+def _broken_states() -> dict[str, dict]:
+    cases: dict[str, dict] = {}
+    doc = _state()
+    _board_cell(doc)[0] = "i9"
+    cases["square off the board"] = doc
+    doc = _state()
+    _board_cell(doc)[1][0][1] = 4
+    cases["pyramid size 4"] = doc
+    doc = _state()
+    _board_cell(doc)[1][0][0] = "XX"
+    cases["colour XX"] = doc
+    doc = _state()
+    doc["stack"][-1]["currplayer"] = 5
+    cases["player 5 to move"] = doc
+    doc = _state()
+    del doc["stack"][-1]["mode"]
+    cases["entry without mode"] = doc
+    doc = _state()
+    doc["stack"][-1]["_version"] = "20200101"
+    cases["another engine version"] = doc
+    doc = _state()
+    doc["game"] = "chess"
+    cases["another game"] = doc
+    doc = _state()
+    doc["variants"] = ["nosuch"]
+    cases["unknown variant"] = doc
+    doc = _state()
+    cell = next(c for c in doc["stack"][0]["board"]["value"] if len(c[1]) == 1)
+    cell[1][0][0] = "GH"
+    cases["ghost without a cap"] = doc
+    doc = _state()
+    doc["stack"][-1]["captured"][0].append(["GH", 1])
+    cases["ghost in a collection"] = doc
+    return cases
+
+
+@pytest.mark.parametrize("case", list(_broken_states()))
+def test_broken_state_is_refused(case):
+    assert _errors("state", _broken_states()[case]) != []
+
+
+def _render() -> dict:
+    return copy.deepcopy(GAMES[0]["plies"][-1]["render"])
+
+
+def _broken_renders() -> dict[str, dict]:
+    cases: dict[str, dict] = {}
+    doc = _render()
+    doc["pieces"].append([[] for _ in range(8)])
+    cases["9 rows"] = doc
+    doc = _render()
+    doc["pieces"][1].append([])
+    cases["9 squares in a row"] = doc
+    doc = _render()
+    doc["pieces"][1][1] = ["XX1"]
+    cases["colour XX"] = doc
+    doc = _render()
+    doc["pieces"][1][1] = ["PI4"]
+    cases["size 4"] = doc
+    doc = _render()
+    doc["pieces"][1][1] = ["PI1", "P5"]
+    cases["cap of player 5"] = doc
+    doc = _render()
+    del doc["pieces"]
+    cases["missing pieces"] = doc
+    doc = _render()
+    doc["annotations"] = [{"type": "enter", "targets": [{"row": 8, "col": 0}]}]
+    cases["annotation off the board"] = doc
+    doc = _render()
+    doc["areas"][0]["stash"][0] = ["PI3c", "PI2c", "PI1c", "BL1c"]
+    cases["stack of four"] = doc
+    doc = _render()
+    doc["board"]["width"] = 9
+    cases["board 9 wide"] = doc
+    return cases
+
+
+@pytest.mark.parametrize("case", list(_broken_renders()))
+def test_broken_render_is_refused(case):
+    assert _errors("render", _broken_renders()[case]) != []
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"type": "place", "where": "i9", "who": 1},
+        {"type": "place", "where": "d5", "who": 5},
+        {"type": "move", "from": "c3", "how": "f2", "what": "a large blue pyramid"},
+        {"type": "move", "from": "c3", "to": "f6", "how": "f2", "what": "a huge blue pyramid"},
+        {"type": "move", "from": "c3", "to": "f6", "how": "f2"},
+        {"type": "winners", "players": [5]},
+        {"type": "announce"},
+        {"type": "capture", "where": "d5"},
+        {"type": "pass", "who": 1},
+    ],
+    ids=[
+        "square",
+        "player 5",
+        "missing to",
+        "bad pyramid",
+        "how without what",
+        "winner 5",
+        "missing payload",
+        "unknown type",
+        "extra key",
+    ],
+)
+def test_broken_result_is_refused(result):
+    assert _errors("result", result) != []
+
+
+def test_broken_metadata_is_refused():
+    for key in ("uid", "name", "version", "categories"):
+        doc = gameinfo_dict()
+        del doc[key]
+        assert _errors("gameinfo", doc) != [], key
+    doc = gameinfo_dict()
+    doc["playercounts"] = [5]
+    assert _errors("gameinfo", doc) != []
+
+
+def test_broken_records_are_refused():
+    base = _record(GAMES[0])
+    for mutate in (
+        lambda r: r["header"].pop("startingPosition"),
+        lambda r: r["header"].__setitem__("startingPosition", "/".join(["." * 8] * 9)),
+        lambda r: r["header"].__setitem__("startingPosition", "XX1" + "." * 7 + "/" * 0),
+        lambda r: r["header"]["game"].__setitem__("variants", ["Bigger board"]),
+        lambda r: r["moves"][0].__setitem__(0, "i9"),
+    ):
+        doc = copy.deepcopy(base)
+        mutate(doc)
+        assert _errors("gamerecord", doc) != []
