@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from .board import SQUARES, square_name
@@ -54,16 +55,22 @@ class Move:
         return self.target is not None
 
     def __str__(self) -> str:
-        if self.is_pass:
-            return "pass"
-        parts = ""
-        if self.source is not None:
-            parts = square_name(self.source)
-        if self.dest is not None:
-            parts += "-" + square_name(self.dest)
-        if self.target is not None:
-            parts += "," + square_name(self.target)
-        return parts
+        return _move_text(self.source, self.dest, self.target, self.is_pass)
+
+
+@lru_cache(maxsize=8192)
+def _move_text(source: int | None, dest: int | None, target: int | None, is_pass: bool) -> str:
+    # Every move played is written into the stack, and there are few distinct ones.
+    if is_pass:
+        return "pass"
+    parts = ""
+    if source is not None:
+        parts = square_name(source)
+    if dest is not None:
+        parts += "-" + square_name(dest)
+    if target is not None:
+        parts += "," + square_name(target)
+    return parts
 
 
 def normalise(text: str) -> str:

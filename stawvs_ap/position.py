@@ -277,7 +277,7 @@ class Position:
             assert move.source is not None and move.dest is not None and move.target is not None
             results = [self._slide_and_claim(player, move.source, move.dest, move.target)]
         self.lastmove = str(move)
-        self.currplayer = self.next_player()
+        self.currplayer = player % self.rules.numplayers + 1
         return results
 
     def preview(self, move: Move) -> tuple[Position, list[dict[str, object]]]:
@@ -293,9 +293,10 @@ class Position:
         ]
 
     def _lift_cap(self, source: int, dest: int) -> None:
-        self.caps[dest] = self.caps[source]
-        self.caps[source] = 0
-        self.capped ^= bit(source) | bit(dest)
+        caps = self.caps
+        caps[dest] = caps[source]
+        caps[source] = 0
+        self.capped ^= (1 << source) | (1 << dest)
 
     def _slide_and_claim(
         self, player: int, source: int, dest: int, target: int
@@ -303,10 +304,10 @@ class Position:
         self._lift_cap(source, dest)
         claimed = self.board[target]
         self.board[target] = EMPTY
-        self.occupied &= ~bit(target)
-        self.captured = tuple(
-            (*c, claimed) if p == player else c for p, c in enumerate(self.captured, start=1)
-        )
+        self.occupied &= ~(1 << target)
+        collections = list(self.captured)
+        collections[player - 1] += (claimed,)
+        self.captured = tuple(collections)
         return {
             "type": "move",
             "from": SQUARE_NAMES[source],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import square_name
 from .notation import Move, MoveSyntaxError, parse_move
@@ -56,20 +56,33 @@ class ClickResult:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """A judged move: the public result and, when valid, the parsed move."""
+class Verdict(NamedTuple):
+    """A judged move. A rejection carries its ``code`` and ``message``; an accepted
+    move carries the parsed ``move`` and describes itself only when asked (see
+    :meth:`result`), since hosts that just play moves never read the sentence."""
 
-    result: ValidationResult
-    move: Move | None = None
+    move: Move | None
+    complete: int | None = None
+    canrender: bool | None = None
+    code: str | None = None
+    message: str = ""
+
+    @property
+    def valid(self) -> bool:
+        return self.code is None
+
+    def result(self, position: Position) -> ValidationResult:
+        """The public verdict, with the message for the player."""
+        if self.code is not None:
+            return ValidationResult(False, self.message, code=self.code)
+        assert self.move is not None
+        return ValidationResult(
+            True, _accepted_message(position, self.move), self.complete, self.canrender
+        )
 
 
 def _reject(code: str, message: str) -> Verdict:
-    return Verdict(ValidationResult(False, message, code=code))
-
-
-def _accept(move: Move, message: str, complete: int, canrender: bool | None = True) -> Verdict:
-    return Verdict(ValidationResult(True, message, complete, canrender), move)
+    return Verdict(None, code=code, message=message)
 
 
 @lru_cache(maxsize=4096)
@@ -93,10 +106,10 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
         )
     player = position.currplayer
     if move.is_empty:
-        return _accept(move, _instructions(position), INCOMPLETE, None)
+        return Verdict(move, INCOMPLETE)
     if move.is_pass:
         if position.must_pass():
-            return _accept(move, "You have no move left, so you pass.", COMPLETE, None)
+            return Verdict(move, COMPLETE)
         if position.mode == "place":
             return _reject("NOPASS", "You cannot pass while caps are being placed.")
         return _reject("NOPASS", "You cannot pass while one of your caps can still move.")
@@ -113,7 +126,7 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
                 f"You cannot place a cap on {square_name(source)}: choose a pyramid "
                 "with no cap on it.",
             )
-        return _accept(move, f"Place your cap on {square_name(source)}.", COMPLETE)
+        return Verdict(move, COMPLETE, True)
     if move.is_full_collection and player in position.eliminated:
         return _reject("MUST_PASS", "You have passed, so from now on you can only pass.")
     if position.caps[source] != player:
@@ -122,9 +135,7 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
             f"There is no cap of yours on {square_name(source)}: choose one of your own caps.",
         )
     if move.dest is None:
-        return _accept(
-            move, f"Now choose where your cap on {square_name(source)} slides to.", INCOMPLETE
-        )
+        return Verdict(move, INCOMPLETE, True)
     if not position.can_slide(source, move.dest):
         return _reject(
             "BAD_MOVE",
@@ -132,11 +143,7 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
             "it moves in a straight line over pyramids without caps and stops on one.",
         )
     if move.target is None:
-        return _accept(
-            move,
-            f"Now choose the pyramid to claim from {square_name(move.dest)}.",
-            INCOMPLETE,
-        )
+        return Verdict(move, INCOMPLETE, True)
     if position.rules.hey and move.target != source:
         return _reject(
             "BAD_CLAIM_HEY",
@@ -150,13 +157,26 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
             "claim a pyramid without a cap in a straight, unobstructed line from where "
             "your cap landed.",
         )
+    return Verdict(move, COMPLETE, True)
+
+
+def _accepted_message(position: Position, move: Move) -> str:
+    """What an accepted move (complete or partial) tells the player."""
+    if move.is_empty:
+        return _instructions(position)
+    if move.is_pass:
+        return "You have no move left, so you pass."
+    assert move.source is not None
+    source = square_name(move.source)
+    if position.mode == "place":
+        return f"Place your cap on {source}."
+    if move.dest is None:
+        return f"Now choose where your cap on {source} slides to."
+    dest = square_name(move.dest)
+    if move.target is None:
+        return f"Now choose the pyramid to claim from {dest}."
     claimed = describe(position.board[move.target])
-    return _accept(
-        move,
-        f"Slide from {square_name(source)} to {square_name(move.dest)} and claim "
-        f"{claimed} on {square_name(move.target)}.",
-        COMPLETE,
-    )
+    return f"Slide from {source} to {dest} and claim {claimed} on {square_name(move.target)}."
 
 
 def _instructions(position: Position) -> str:

@@ -1,0 +1,175 @@
+"""Stack entries and their JSON form (CONTRACT §4), written fast.
+
+A game's stack holds one :class:`Entry` per move. Hosts serialize the whole
+stack after every move, so each entry's JSON is built once and kept, and an
+entry that follows another is built from its predecessor's: a move changes at
+most three squares and one collection, and the unchanged board cells and
+collections are shared, not rebuilt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from . import pyramids
+from .board import SQUARE_NAMES, iter_squares
+from .position import EMPTY, Position
+
+__all__ = ["ENGINE_VERSION", "GAME_UID", "Entry", "dump_state", "entry_dict"]
+
+ENGINE_VERSION: Final = "20251113"
+GAME_UID: Final = "stawvs"
+
+Result = dict[str, Any]
+
+
+class Entry:
+    """A stack entry: a position, the results of the move that made it, when.
+
+    Entries never change once made; ``ended`` and ``winners`` are read off the
+    results (an entry ends the game when its results say ``eog``). ``played_from``
+    is the position a move was played from to reach this one, when known.
+    """
+
+    __slots__ = (
+        "_json", "ended", "played_from", "position", "results", "timestamp", "version",
+    )
+
+    def __init__(
+        self,
+        position: Position,
+        results: list[Result],
+        timestamp: str,
+        version: str = ENGINE_VERSION,
+        *,
+        played_from: Position | None = None,
+    ) -> None:
+        self.position = position
+        self.played_from = played_from
+        self.results = results
+        self.timestamp = timestamp
+        self.version = version
+        self.ended = False
+        for result in results:
+            if result.get("type") == "eog":
+                self.ended = True
+        self._json: dict[str, Any] | None = None
+
+    @property
+    def winners(self) -> list[int]:
+        for result in self.results:
+            if result.get("type") == "winners":
+                return list(result["players"])
+        return []
+
+
+def _pyramid_json(pyramid: int) -> list[Any]:
+    colour = (
+        pyramids.GHOST if pyramids.is_ghost(pyramid)
+        else pyramids.COLOURS[pyramids.colour_of(pyramid)]
+    )
+    return [colour, pyramids.size_of(pyramid)]
+
+
+_PYRAMID_COUNT: Final = len(pyramids.KINDS) + 3  # the coloured kinds, then 3 ghosts
+#: The JSON of each pyramid, ``["PI", 1]``; shared by every entry that shows it.
+PYRAMID_JSON: Final[tuple[list[Any], ...]] = tuple(
+    _pyramid_json(p) for p in range(_PYRAMID_COUNT)
+)
+#: ``_CELLS[sq][pyramid][owner]``: the board cell ``[square, [pyramid(, owner)]]``.
+_CELLS: Final[tuple[tuple[tuple[list[Any], ...], ...], ...]] = tuple(
+    tuple(
+        tuple(
+            [SQUARE_NAMES[sq], [PYRAMID_JSON[p], owner] if owner else [PYRAMID_JSON[p]]]
+            for owner in range(5)
+        )
+        for p in range(_PYRAMID_COUNT)
+    )
+    for sq in range(64)
+)
+# Abstract Play writes board entries file by file (a8…a1, b8…b1, …); so do we.
+_FILE_ORDER: Final[tuple[int, ...]] = tuple(row * 8 + col for col in range(8) for row in range(8))
+#: ``_BEFORE[sq]``: the squares written before ``sq``, as a bitmask.
+_BEFORE: Final[tuple[int, ...]] = tuple(
+    sum(1 << other for other in _FILE_ORDER[: _FILE_ORDER.index(sq)]) for sq in range(64)
+)
+_WRITTEN_AS: Final[tuple[int, ...]] = tuple(_FILE_ORDER.index(sq) for sq in range(64))
+
+
+def _board_cells(pos: Position) -> list[list[Any]]:
+    board, caps = pos.board, pos.caps
+    return [_CELLS[sq][board[sq]][caps[sq]] for sq in _FILE_ORDER if board[sq] != EMPTY]
+
+
+def _board_cells_after(prev: Position, cells: list[list[Any]], pos: Position) -> list[list[Any]]:
+    """``pos``'s cells from ``prev``'s, when only claims and cap moves happened in
+    between (no final captures, which repaint squares without changing a mask)."""
+    changed = (prev.occupied ^ pos.occupied) | (prev.capped ^ pos.capped)
+    out = cells.copy()
+    # Latest square first, so that a removal does not shift the places still to patch.
+    for sq in sorted(iter_squares(changed), key=_WRITTEN_AS.__getitem__, reverse=True):
+        at = (prev.occupied & _BEFORE[sq]).bit_count()
+        if pos.board[sq] == EMPTY:
+            del out[at]
+        else:
+            out[at] = _CELLS[sq][pos.board[sq]][pos.caps[sq]]
+    return out
+
+
+def entry_dict(entry: Entry, previous: Entry | None = None) -> dict[str, Any]:
+    """The JSON form of a stack entry, built once; ``previous`` (the entry before
+    it) lets it be built from that one's when a move led from one to the other."""
+    if entry._json is not None:
+        return entry._json
+    pos = entry.position
+    prior = previous._json if previous is not None else None
+    if (
+        prior is not None and previous is not None and not entry.ended
+        and entry.played_from is previous.position
+    ):
+        cells = _board_cells_after(previous.position, prior["board"]["value"], pos)
+        prior_captured = previous.position.captured
+        old_lists = prior["captured"]
+        captured = [
+            old_lists[i] if c is prior_captured[i] else [PYRAMID_JSON[p] for p in c]
+            for i, c in enumerate(pos.captured)
+        ]
+    else:
+        cells = _board_cells(pos)
+        captured = [[PYRAMID_JSON[p] for p in c] for c in pos.captured]
+    out: dict[str, Any] = {
+        "_version": entry.version,
+        "_results": entry.results,
+        "_timestamp": entry.timestamp,
+        "currplayer": pos.currplayer,
+        "mode": pos.mode,
+    }
+    if pos.lastmove is not None:
+        out["lastmove"] = pos.lastmove
+    out["eliminated"] = list(pos.eliminated)
+    out["board"] = {"dataType": "Map", "value": cells}
+    out["captured"] = captured
+    entry._json = out
+    return out
+
+
+def dump_state(numplayers: int, variants: Sequence[str], stack: Sequence[Entry]) -> dict[str, Any]:
+    """The serialized state as a JSON-ready dict (CONTRACT §4).
+
+    Its parts are shared with the entries' cached JSON: copy before changing it.
+    """
+    top = stack[-1]
+    entries = []
+    previous = None
+    for entry in stack:
+        entries.append(entry_dict(entry, previous))
+        previous = entry
+    return {
+        "game": GAME_UID,
+        "numplayers": numplayers,
+        "variants": list(variants),
+        "gameover": top.ended,
+        "winner": top.winners,
+        "stack": entries,
+    }

@@ -1,0 +1,256 @@
+"""The rules a serialized state must keep: each check names what is wrong.
+
+:mod:`stawvs_ap.state_io` reads a state's shape with its pydantic models; this
+module then checks what the shape cannot say: player numbers in range, at most
+five pyramids of a kind, caps that fit the turn order, results that the chat
+log and the render can read, entries that end the game when they should.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Final
+
+from . import pyramids
+from .board import SQUARES
+from .entry import PYRAMID_JSON, Entry
+from .errors import InvalidStateError
+from .notation import MoveSyntaxError, parse_move
+from .position import EMPTY, Position, Rules
+from .variants import check_variants, rules_for
+
+if TYPE_CHECKING:
+    from .state_io import EntryModel, StateModel
+
+__all__ = ["ENDINGS", "check_header", "check_stack", "entry_from_model", "short"]
+
+#: ``lastmove`` values of the entries that end a game outside the rules.
+ENDINGS: Final[tuple[str, ...]] = ("resign", "timeout", "draw", "abandoned")
+
+_COLOURED_KINDS: Final = len(pyramids.KINDS)  # ghosts come after them
+# Reading a state looks up every pyramid of every entry.
+_PYRAMID_OF_JSON: Final[dict[tuple[str, int], int]] = {
+    (colour, size): p for p, (colour, size) in enumerate(PYRAMID_JSON)
+}
+
+
+def short(value: object) -> str:
+    """``repr(value)``, cut short: messages quote what they refuse, not all of it."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_header(model: StateModel) -> tuple[list[str], Rules]:
+    """The player count and variants: the variant ids and the rules they make."""
+    n = model.numplayers
+    if not 2 <= n <= 4:
+        raise InvalidStateError(f"Stawvs is for 2 to 4 players, not {n}")
+    try:
+        variants = check_variants(model.variants)
+    except ValueError as exc:
+        raise InvalidStateError(str(exc)) from None
+    return variants, rules_for(n, variants)
+
+
+def check_stack(stack: list[Entry], gameover: bool, winner: list[int]) -> None:
+    """The entries in order: only the first is a start, only the last may end the
+    game, and the state's ``gameover`` and ``winner`` say what the last one does."""
+    if stack[0].position.lastmove is not None:
+        raise InvalidStateError("stack entry 0 is the starting position and has no last move")
+    for i, entry in enumerate(stack[:-1]):
+        if entry.ended:
+            raise InvalidStateError(f"stack entry {i} ends the game, yet more entries follow it")
+    for i, entry in enumerate(stack):
+        _check_ending(i, entry)
+    top = stack[-1]
+    if gameover != top.ended or sorted(winner) != sorted(top.winners):
+        raise InvalidStateError(
+            f"'gameover' ({gameover}) and 'winner' ({short(winner)}) disagree "
+            "with the results of the last stack entry"
+        )
+
+
+def _check_ending(index: int, entry: Entry) -> None:
+    """An entry ends the game exactly when every player has passed, or by an ending call."""
+    pos = entry.position
+    if pos.is_over and not entry.ended:
+        raise InvalidStateError(
+            f"stack entry {index}: every player has passed, but its results do not end the game"
+        )
+    if entry.ended and not pos.is_over and pos.lastmove not in ENDINGS:
+        raise InvalidStateError(
+            f"stack entry {index} ends the game, but not every player has passed"
+        )
+    if pos.lastmove in ENDINGS and not entry.ended:
+        raise InvalidStateError(
+            f"stack entry {index}: the last move {pos.lastmove!r} ends a game, "
+            "but its results do not"
+        )
+
+
+def entry_from_model(rules: Rules, index: int, model: EntryModel) -> Entry:
+    """The stack entry ``index`` read from its (shape-checked) model, once every
+    rule it must keep has been checked."""
+    where = f"stack entry {index}"
+    n = rules.numplayers
+
+    def player_ok(p: int, what: str) -> None:
+        if not 1 <= p <= n:
+            raise InvalidStateError(f"{where}: {what} is player {p}, but there are {n} players")
+
+    player_ok(model.currplayer, "the player to move")
+    for p in model.eliminated:
+        player_ok(p, "an eliminated player")
+    if len(set(model.eliminated)) != len(model.eliminated):
+        raise InvalidStateError(f"{where}: a player is listed twice as eliminated")
+    if len(model.captured) != n:
+        raise InvalidStateError(
+            f"{where}: 'captured' has {len(model.captured)} collections for {n} players"
+        )
+    board = [EMPTY] * 64
+    caps = [0] * 64
+    on_board: list[int] = []  # coloured pyramids, in the order the cells list them
+    ghost_squares: list[int] = []
+    coloured = _COLOURED_KINDS
+    for name, cell in model.board.value:
+        sq = SQUARES.get(name)
+        pyramid = _PYRAMID_OF_JSON.get(cell[0], EMPTY)
+        # The usual cell, a lone coloured pyramid on a new square, needs no more checks.
+        if 0 <= pyramid < coloured and len(cell) == 1 and sq is not None and board[sq] == EMPTY:
+            board[sq] = pyramid
+            on_board.append(pyramid)
+            continue
+        if sq is None:
+            raise InvalidStateError(f"{where}: {name!r} is not a square of the 8×8 board")
+        if board[sq] != EMPTY:
+            raise InvalidStateError(f"{where}: square {name} is listed twice")
+        if pyramid == EMPTY:
+            try:  # for the message saying what is wrong with it
+                pyramid = pyramids.parse(cell[0][0], cell[0][1], allow_ghost=True)
+            except ValueError as exc:
+                raise InvalidStateError(f"{where}: square {name}: {exc}") from None
+        board[sq] = pyramid
+        ghost = pyramids.is_ghost(pyramid)
+        if len(cell) == 2:
+            owner = cell[1]
+            player_ok(owner, f"the cap on {name}")
+            caps[sq] = owner
+        elif ghost:
+            raise InvalidStateError(f"{where}: the ghost pyramid on {name} has no cap on it")
+        if ghost:
+            ghost_squares.append(sq)
+        else:
+            on_board.append(pyramid)
+    counts = Counter(on_board)  # counted in C; first-seen order, as the messages expect
+    captured: list[list[int]] = []
+    for p, collection in enumerate(model.captured, start=1):
+        mine = []
+        for colour, size in collection:
+            pyramid = _PYRAMID_OF_JSON.get((colour, size), EMPTY)
+            if pyramid == EMPTY or pyramids.is_ghost(pyramid):
+                try:  # for the message saying what is wrong with it
+                    pyramid = pyramids.parse(colour, size)
+                except ValueError as exc:
+                    raise InvalidStateError(f"{where}: player {p}'s collection: {exc}") from None
+            mine.append(pyramid)
+        counts.update(mine)
+        captured.append(mine)
+    for kind, count in counts.items():
+        if count > pyramids.PER_KIND:
+            raise InvalidStateError(
+                f"{where}: there are {count} of {pyramids.describe(kind)[2:]}s; "
+                f"the set has {pyramids.PER_KIND} of each kind"
+            )
+    for p in range(1, n + 1):
+        placed = caps.count(p)
+        if placed > rules.caps_per_player:
+            raise InvalidStateError(
+                f"{where}: player {p} has {placed} caps; each player has {rules.caps_per_player}"
+            )
+    if model.mode == "place":
+        _check_placements(where, caps, model.currplayer, rules)
+    # A ghost stands where its owner's cap took the pyramid into their collection.
+    ghosts = Counter((caps[sq], pyramids.size_of(board[sq])) for sq in sorted(ghost_squares))
+    for (p, size), count in ghosts.items():
+        collected = sum(1 for pyramid in captured[p - 1] if pyramids.size_of(pyramid) == size)
+        if count > collected:
+            raise InvalidStateError(
+                f"{where}: player {p}'s caps stand on {count} ghost(s) of size {size}, "
+                f"but their collection has only {collected} pyramid(s) of that size"
+            )
+    if model.lastmove is not None and model.lastmove not in ENDINGS:
+        try:
+            parse_move(model.lastmove)
+        except MoveSyntaxError:
+            raise InvalidStateError(
+                f"{where}: last move {model.lastmove!r} is not a move"
+            ) from None
+    position = Position(
+        rules, board, caps,
+        currplayer=model.currplayer, mode=model.mode, eliminated=model.eliminated,
+        captured=captured, lastmove=model.lastmove,
+    )
+    results = [r.model_dump() for r in model.results]
+    _check_results(where, results, n)
+    return Entry(position, results, model.timestamp, model.version)
+
+
+def _check_placements(where: str, caps: list[int], currplayer: int, rules: Rules) -> None:
+    """While caps are placed, players 1, 2, … take turns: the caps on the board say
+    whose turn it is. Otherwise a player could place more caps than they own."""
+    placed = sum(1 for owner in caps if owner)
+    n = rules.numplayers
+    if placed >= n * rules.caps_per_player:
+        raise InvalidStateError(
+            f"{where}: every cap has been placed, so the mode must be 'collect', not 'place'"
+        )
+    for p in range(1, n + 1):
+        expected = len(range(p - 1, placed, n))
+        if caps.count(p) != expected:
+            raise InvalidStateError(
+                f"{where}: after {placed} placements player {p} should have {expected} "
+                f"cap(s) on the board, not {caps.count(p)}"
+            )
+    if currplayer != placed % n + 1:
+        raise InvalidStateError(
+            f"{where}: after {placed} placements it is player {placed % n + 1}'s turn, "
+            f"not player {currplayer}'s"
+        )
+
+
+def _check_results(where: str, results: list[dict[str, Any]], numplayers: int) -> None:
+    """The fields that the chat log, the render and the winners read must be there
+    and well typed: a tampered result would otherwise break them later."""
+    for result in results:
+        kind = result["type"]
+        need: tuple[str, ...] = _RESULT_SQUARES.get(kind, ())
+        for key in need:
+            square = result.get(key)
+            if not isinstance(square, str) or square not in SQUARES:
+                raise InvalidStateError(
+                    f"{where}: a {kind!r} result needs a square as {key!r}, "
+                    f"not {short(square)}"
+                )
+        if kind == "move" and not isinstance(result.get("what"), str):
+            raise InvalidStateError(f"{where}: a 'move' result needs the claimed pyramid as 'what'")
+        payload = result.get("payload", [])
+        if kind == "announce" and not (
+            isinstance(payload, list) and all(isinstance(x, str) for x in payload)
+        ):
+            raise InvalidStateError(f"{where}: an 'announce' payload must be a list of texts")
+        players = result.get("players") if kind == "winners" else [result.get("player")]
+        if kind in ("winners", "resigned", "timeout") and not (
+            isinstance(players, list)
+            and all(type(p) is int and 1 <= p <= numplayers for p in players)
+        ):
+            raise InvalidStateError(
+                f"{where}: the players of a {kind!r} result must be numbers from 1 to "
+                f"{numplayers}, not {short(result.get('players', result.get('player')))}"
+            )
+
+
+# The squares each kind of result names (and the render and chat log read).
+_RESULT_SQUARES: Final[dict[str, tuple[str, ...]]] = {
+    "place": ("where",),
+    "move": ("from", "to", "how"),
+}
