@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final, Literal
 
 from . import pyramids
@@ -22,6 +23,7 @@ __all__ = ["EMPTY", "Mode", "Position", "Rules"]
 Mode = Literal["place", "collect"]
 #: The pyramid value of a square with no pyramid.
 EMPTY: Final = -1
+_BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +74,8 @@ class Position:
             else tuple(() for _ in range(rules.numplayers))
         )
         self.lastmove = lastmove
-        occupied = capped = 0
-        for sq in range(64):
-            if self.board[sq] != EMPTY:
-                occupied |= 1 << sq
-            if self.caps[sq]:
-                capped |= 1 << sq
-        self.occupied = occupied
-        self.capped = capped
+        self.occupied = sum(compress(_BITS, map(EMPTY.__ne__, self.board)))
+        self.capped = sum(compress(_BITS, self.caps))
 
     def _copy(self) -> Position:
         other = Position.__new__(Position)
