@@ -37,6 +37,7 @@ from . import state_io
 from .errors import StawvsError
 from .game import StawvsGame
 from .records import format_starting_position, from_record
+from .replay import apply_move_or_ending
 
 __all__ = [
     "FakeClock",
@@ -137,19 +138,6 @@ def state_digest(game: StawvsGame) -> str:
     return hashlib.sha256(canonical_json(canonical).encode("utf-8")).hexdigest()
 
 
-def _apply(game: StawvsGame, move: str, player: int) -> None:
-    if move == "resign":
-        game.resign(player)
-    elif move == "timeout":
-        game.timeout(player)
-    elif move == "draw":
-        game.draw()
-    elif move == "abandoned":
-        game.abandoned()
-    else:
-        game.move(move)
-
-
 def play_golden(spec: GoldenSpec) -> dict[str, Any]:
     """Play a golden game from its spec and return the fixture (see the module doc)."""
     game = StawvsGame(spec.numplayers, list(spec.variants), seed=spec.seed, clock=FakeClock())
@@ -164,7 +152,7 @@ def play_golden(spec: GoldenSpec) -> dict[str, Any]:
             player = rng.randint(1, spec.numplayers)
         else:
             move = rng.choice(legal)
-        _apply(game, move, player)
+        apply_move_or_ending(game, move, player)
         plies.append({
             "ply": len(plies) + 1, "player": player, "legal": len(legal), "move": move,
             "scores": game.position.scores(), "digest": state_digest(game),
@@ -223,7 +211,7 @@ def check_golden_file(path: Path) -> list[str]:
         where = f"{name} ply {ply['ply']} (player {ply['player']}, {ply['move']!r})"
         legal = len(game.moves())
         try:
-            _apply(game, ply["move"], ply["player"])
+            apply_move_or_ending(game, ply["move"], ply["player"])
         except StawvsError as exc:
             return [f"{where}: no longer legal: {exc.message}"]
         got = {"legal": legal, "scores": game.position.scores(), "digest": state_digest(game)}

@@ -206,7 +206,9 @@ def _replay_entry(game: StawvsGame, entry: object, number: int, names: list[str]
             )
 
 
-def _apply(game: StawvsGame, move: str, given: object) -> None:
+def apply_move_or_ending(game: StawvsGame, move: str, player: int | None = None) -> None:
+    """Play ``move`` on ``game``, where a record's move may also be an ending:
+    ``resign`` and ``timeout`` need the ``player`` they end the game for."""
     ending = "".join(move.split()).lower()
     if ending not in ENDINGS:
         game.move(move)
@@ -214,17 +216,24 @@ def _apply(game: StawvsGame, move: str, given: object) -> None:
         game.draw()
     elif ending == "abandoned":
         game.abandoned()
-    else:
+    elif player is None:
         kind = _ENDING_RESULT[ending]
-        found = [
-            r.get("player") for r in given if isinstance(r, dict) and r.get("type") == kind
-        ] if isinstance(given, list) else []
-        if len(found) != 1 or not isinstance(found[0], int):
-            raise StawvsError(
-                "BAD_RECORD",
-                f"its result must name the player, as {{'type': {kind!r}, 'player': p}}",
-            )
-        (game.resign if ending == "resign" else game.timeout)(found[0])
+        raise StawvsError(
+            "BAD_RECORD", f"its result must name the player, as {{'type': {kind!r}, 'player': p}}"
+        )
+    else:
+        (game.resign if ending == "resign" else game.timeout)(player)
+
+
+def _apply(game: StawvsGame, move: str, given: object) -> None:
+    """Play a record's move; an ending's player is read from its results."""
+    player = None
+    kind = _ENDING_RESULT.get("".join(move.split()).lower())
+    if kind is not None and isinstance(given, list):
+        found = [r.get("player") for r in given if isinstance(r, dict) and r.get("type") == kind]
+        if len(found) == 1 and isinstance(found[0], int):
+            player = found[0]
+    apply_move_or_ending(game, move, player)
 
 
 def _check_scores(game: StawvsGame, header: dict[str, Any], names: list[str]) -> None:

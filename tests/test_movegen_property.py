@@ -15,6 +15,7 @@ import json
 import random
 from typing import Any
 
+from hostile import play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -122,13 +123,7 @@ def random_games(draw: st.DrawFn) -> StawvsGame:
     seed = draw(st.integers(0, 10**6))
     plies = draw(st.integers(0, 90))
     game = StawvsGame(numplayers, variants=variants, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        moves = game.moves()
-        if not moves:
-            break
-        game.move(rng.choice(moves))
-    return game
+    return play_random(game, random.Random(seed), plies)
 
 
 @st.composite
