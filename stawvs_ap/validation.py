@@ -6,7 +6,6 @@ problem found is the one reported. It never raises.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -21,13 +20,13 @@ COMPLETE = 1
 INCOMPLETE = -1
 
 
-@dataclass(frozen=True, slots=True)
-class ValidationResult:
+class ValidationResult(NamedTuple):
     """What :meth:`StawvsGame.validate_move` says of a move string.
 
     ``complete`` is 1 for a move that can be submitted, -1 for a valid partial
     move, None when invalid. ``canrender`` is True when the move may be applied
-    with ``partial=True`` to preview it. ``code`` names the rejection.
+    with ``partial=True`` to preview it. ``code`` names the rejection. Immutable
+    (a named tuple: cheap to make, as hosts validate every submitted move).
     """
 
     valid: bool
@@ -38,11 +37,10 @@ class ValidationResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The Abstract Play form: keys that are None are left out."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return {k: v for k, v in self._asdict().items() if v is not None}
 
 
-@dataclass(frozen=True, slots=True)
-class ClickResult:
+class ClickResult(NamedTuple):
     """What :meth:`StawvsGame.handle_click` answers: the move built so far and its verdict."""
 
     move: str
@@ -53,7 +51,7 @@ class ClickResult:
     code: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return {k: v for k, v in self._asdict().items() if v is not None}
 
 
 class Verdict(NamedTuple):
