@@ -113,10 +113,12 @@ def _write_outputs(outputs: dict[str, str]) -> None:
         for temp, path in staged:
             os.chmod(temp, mode)  # mkstemp's files are private; outputs are ordinary files
             os.replace(temp, path)
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         for temp, _ in staged:
             if os.path.exists(temp):
                 os.unlink(temp)
+        if isinstance(exc, UnicodeError):
+            raise CliError(f"cannot write the output as UTF-8: {exc.reason}") from None
         target = getattr(exc, "filename", None) or "the output"
         raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
     for path, text in outputs.items():

@@ -17,7 +17,7 @@ from . import chat, render, state_io
 from .board import square_at, square_name
 from .errors import IllegalMoveError, StawvsError
 from .metadata import GAMEINFO, GameInfo, gameinfo_json, variant_display_names
-from .notation import Move, MoveSyntaxError, normalise, parse_move
+from .notation import Move, MoveSyntaxError, parse_move
 from .position import Mode, Position
 from .state_io import ENGINE_VERSION, Entry
 from .validation import ClickResult, ValidationResult, judge
@@ -169,11 +169,14 @@ class StawvsGame:
         return judge(self.position, m, game_over=self.gameover).result(self.position)
 
     def same_move(self, a: str, b: str) -> bool:
-        """Whether two move strings denote the same move (case and spaces aside)."""
+        """Whether two move strings denote the same move (case and spaces aside).
+
+        Text that is no move at all denotes nothing, so it matches nothing.
+        """
         try:
             return parse_move(a) == parse_move(b)
         except MoveSyntaxError:
-            return isinstance(a, str) and isinstance(b, str) and normalise(a) == normalise(b)
+            return False
 
     def move(self, m: str, partial: bool = False, trusted: bool = False) -> StawvsGame:
         """Apply a move and push it onto the stack; return ``self``.
@@ -229,7 +232,7 @@ class StawvsGame:
         ``FROM``); after ``FROM-TO`` it is the claim. An invalid click returns
         the last valid prefix with ``valid`` False and the reason.
         """
-        sq = square_at(row, col) if isinstance(row, int) and isinstance(col, int) else None
+        sq = square_at(row, col) if type(row) is int and type(col) is int else None
         prefix = self._valid_prefix(move)
         if sq is None:
             return ClickResult(prefix, False, "That click is not on the board.", code="MALFORMED")
@@ -242,7 +245,7 @@ class StawvsGame:
             built = name
         elif current.is_pass or current.target is not None:
             return ClickResult(
-                str(current), False,
+                move, False,
                 "That move is already complete: submit it, or start again.",
                 code="EXTRA_CLAIMS",
             )

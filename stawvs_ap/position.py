@@ -110,9 +110,6 @@ class Position:
     def caps_placed(self) -> int:
         return self.capped.bit_count()
 
-    def has_passed(self, player: int) -> bool:
-        return player in self.eliminated
-
     def destinations(self, source: int) -> list[int]:
         """Squares the cap on ``source`` can slide to (through and onto free pyramids)."""
         free = self.occupied & ~self.capped

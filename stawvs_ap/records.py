@@ -30,6 +30,7 @@ from .board import square_name
 from .errors import InvalidRecordError, StawvsError
 from .metadata import GAMEINFO, variant_display_names
 from .position import EMPTY
+from .state_checks import ENDINGS
 
 if TYPE_CHECKING:
     from .game import StawvsGame
@@ -51,8 +52,6 @@ __all__ = [
 QUIET_RESULTS: Final = frozenset({"move", "place", "pass", "eog", "winners"})
 #: ``header.site.name`` unless the caller gives another.
 SITE_NAME: Final = "Abstract Play"
-#: ``lastmove`` of the entries that end a game outside the rules.
-ENDINGS: Final = ("resign", "timeout", "draw", "abandoned")
 #: What a record's dates look like (RFC 3339 date-time, as the schema asks).
 ISO_8601: Final = re.compile(
     r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$"

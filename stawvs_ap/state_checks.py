@@ -12,17 +12,20 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Final
 
 from . import pyramids
-from .board import SQUARES
+from .board import SQUARE_NAMES, SQUARES
 from .entry import PYRAMID_JSON, Entry
 from .errors import InvalidStateError
 from .notation import MoveSyntaxError, parse_move
 from .position import EMPTY, Position, Rules
+from .validation import judge
 from .variants import check_variants, rules_for
 
 if TYPE_CHECKING:
     from .state_io import EntryModel, StateModel
 
-__all__ = ["ENDINGS", "check_header", "check_stack", "entry_from_model", "short"]
+__all__ = [
+    "ENDINGS", "check_header", "check_history", "check_stack", "entry_from_model", "short",
+]
 
 #: ``lastmove`` values of the entries that end a game outside the rules.
 ENDINGS: Final[tuple[str, ...]] = ("resign", "timeout", "draw", "abandoned")
@@ -68,6 +71,52 @@ def check_stack(stack: list[Entry], gameover: bool, winner: list[int]) -> None:
             f"'gameover' ({gameover}) and 'winner' ({short(winner)}) disagree "
             "with the results of the last stack entry"
         )
+
+
+def check_history(stack: list[Entry]) -> None:
+    """Every entry after the first is what its ``lastmove`` makes of the one before."""
+    for i in range(1, len(stack)):
+        _check_follows(i, stack[i - 1], stack[i])
+
+
+def _check_follows(index: int, previous: Entry, entry: Entry) -> None:
+    """Entry ``index`` must be what its ``lastmove`` makes of the entry before it:
+    a history that could not have been played is refused, not shown."""
+    before, given = previous.position, entry.position
+    lastmove = given.lastmove or ""
+    where = f"stack entry {index}"
+    if lastmove in ENDINGS:
+        expected = before._copy()
+        expected.lastmove = lastmove
+    else:
+        verdict = judge(before, lastmove, game_over=previous.ended)
+        if verdict.code is not None or verdict.complete != 1 or verdict.move is None:
+            reason = verdict.message or "it is not a complete move"
+            raise InvalidStateError(
+                f"{where}: its last move {short(lastmove)} cannot follow entry {index - 1} "
+                f"({reason})"
+            )
+        expected, results = before.play(verdict.move)
+        if results != entry.results:
+            raise InvalidStateError(
+                f"{where}: its results are not those of the move {short(lastmove)}"
+            )
+    difference = _first_difference(expected, given)
+    if difference:
+        raise InvalidStateError(
+            f"{where} does not follow from entry {index - 1} by {short(lastmove)}: {difference}"
+        )
+
+
+def _first_difference(expected: Position, given: Position) -> str:
+    """What differs between two positions, for a message ('' when nothing does)."""
+    for sq in range(64):
+        if (expected.board[sq], expected.caps[sq]) != (given.board[sq], given.caps[sq]):
+            return f"square {SQUARE_NAMES[sq]} differs"
+    for name in ("lastmove", "currplayer", "mode", "eliminated", "captured"):
+        if getattr(expected, name) != getattr(given, name):
+            return f"its {name!r} differs"
+    return ""
 
 
 def _check_ending(index: int, entry: Entry) -> None:
@@ -169,6 +218,15 @@ def entry_from_model(rules: Rules, index: int, model: EntryModel) -> Entry:
             )
     if model.mode == "place":
         _check_placements(where, caps, model.currplayer, rules)
+        if model.eliminated:
+            raise InvalidStateError(f"{where}: nobody can have passed while caps are placed")
+    if ghost_squares and (len(set(model.eliminated)) < n or rules.finalfree):
+        sq = ghost_squares[0]
+        raise InvalidStateError(
+            f"{where}: player {caps[sq]}'s cap on {SQUARE_NAMES[sq]} stands on a ghost, but "
+            "ghosts are left only by the final captures, once every player has passed "
+            "(and never with 'finalfree')"
+        )
     # A ghost stands where its owner's cap took the pyramid into their collection.
     ghosts = Counter((caps[sq], pyramids.size_of(board[sq])) for sq in sorted(ghost_squares))
     for (p, size), count in ghosts.items():

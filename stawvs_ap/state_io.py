@@ -8,6 +8,7 @@ by the pydantic models below), then the rules it breaks.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
@@ -17,7 +18,14 @@ from pydantic_core import PydanticSerializationError
 
 from .entry import ENGINE_VERSION, GAME_UID, Entry, dump_state, entry_dict
 from .errors import InvalidStateError
-from .state_checks import ENDINGS, check_header, check_stack, entry_from_model, short
+from .state_checks import (
+    ENDINGS,
+    check_header,
+    check_history,
+    check_stack,
+    entry_from_model,
+    short,
+)
 from .validation import judge
 
 __all__ = [
@@ -36,7 +44,10 @@ __all__ = [
 #: Documents larger than this are refused before parsing (a real game is far smaller).
 MAX_STATE_BYTES: Final = 4_000_000
 _MAX_ENTRIES: Final = 2000
-_MAX_TIMESTAMP: Final = 40
+#: An ISO-8601 time in UTC or with an offset, as Abstract Play writes ``_timestamp``.
+TIMESTAMP: Final = re.compile(
+    r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$"
+)
 
 # Not pydantic's strict mode: it would refuse JSON arrays (lists) for tuples.
 _Strict = ConfigDict(extra="forbid", populate_by_name=True)
@@ -66,7 +77,7 @@ class EntryModel(BaseModel):
     model_config = _Strict
     version: StrictStr = Field(alias="_version", max_length=40)
     results: list[ResultModel] = Field(alias="_results", max_length=10)
-    timestamp: StrictStr = Field(alias="_timestamp", max_length=_MAX_TIMESTAMP)
+    timestamp: StrictStr = Field(alias="_timestamp", pattern=TIMESTAMP.pattern)
     currplayer: StrictInt
     mode: Literal["place", "collect"]
     lastmove: Annotated[StrictStr, Field(max_length=100)] | None = None
@@ -101,8 +112,10 @@ def to_json(state: dict[str, Any]) -> str:
     ensure_ascii=False)`` writes it, in about half the time."""
     try:
         return pydantic_core.to_json(state).decode()
-    except (PydanticSerializationError, UnicodeDecodeError):  # e.g. a lone surrogate
-        return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+    except (PydanticSerializationError, UnicodeDecodeError):
+        # A lone surrogate (which JSON can carry as an escape) cannot be written as
+        # UTF-8: escape everything outside ASCII instead, which reads back the same.
+        return json.dumps(state, separators=(",", ":"), ensure_ascii=True)
 
 
 def _format_validation_error(error: ValidationError) -> str:
@@ -153,6 +166,7 @@ def load_state(data: str | bytes | dict[str, Any]) -> GameState:
     variants, rules = check_header(model)
     stack = [entry_from_model(rules, i, e) for i, e in enumerate(model.stack)]
     check_stack(stack, model.gameover, model.winner)
+    check_history(stack)
     return GameState(model.numplayers, variants, stack)
 
 
@@ -218,7 +232,7 @@ def _replayed_entry(previous: Entry, raw: Any) -> Entry | None:
     lastmove, timestamp = raw.get("lastmove"), raw.get("_timestamp")
     if type(lastmove) is not str or lastmove in ENDINGS:
         return None
-    if type(timestamp) is not str or len(timestamp) > _MAX_TIMESTAMP:
+    if type(timestamp) is not str or not TIMESTAMP.fullmatch(timestamp):
         return None
     verdict = judge(previous.position, lastmove, game_over=previous.ended)
     if verdict.code is not None or verdict.complete != 1 or verdict.move is None:

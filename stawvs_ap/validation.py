@@ -171,6 +171,8 @@ def _accepted_message(position: Position, move: Move) -> str:
     if move.dest is None:
         return f"Now choose where your cap on {source} slides to."
     dest = square_name(move.dest)
+    if move.target is None and position.rules.hey:
+        return f"With simpler captures you claim the pyramid you leave: add ,{source}."
     if move.target is None:
         return f"Now choose the pyramid to claim from {dest}."
     claimed = describe(position.board[move.target])
