@@ -118,7 +118,7 @@ def _write_outputs(outputs: dict[str, str]) -> None:
             if os.path.exists(temp):
                 os.unlink(temp)
         if isinstance(exc, UnicodeError):
-            raise CliError(f"cannot write the output as UTF-8: {exc.reason}") from None
+            raise CliError(f"cannot write the output as UTF-8: {exc}") from None
         target = getattr(exc, "filename", None) or "the output"
         raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
     for path, text in outputs.items():
