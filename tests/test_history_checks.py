@@ -1,0 +1,147 @@
+"""A loaded state's history must be one that could have been played.
+
+Entries after the first are checked by playing each entry's ``lastmove`` on the
+entry before it. States given as text take a fast path for that; parsed dicts
+take the full checks. Both must reach the same verdict.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+from hostile import VARIANT_SETS, new_game, play_random, scaled
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stawvs_ap import StawvsError, StawvsGame
+
+
+def played_state(plies: int = 30, numplayers: int = 2, seed: int = 5) -> dict[str, Any]:
+    game = play_random(new_game(numplayers, (), seed), random.Random(seed), plies)
+    return json.loads(game.serialize())  # type: ignore[no-any-return]
+
+
+def refusal(state: dict[str, Any]) -> str:
+    """The BAD_STATE message for ``state``, which must be the same as text and as a dict."""
+    messages = []
+    for form in (json.dumps(state), state):
+        with pytest.raises(StawvsError) as caught:
+            StawvsGame(form)
+        assert caught.value.code == "BAD_STATE"
+        messages.append(caught.value.message)
+    assert messages[0] == messages[1]
+    return messages[0]
+
+
+def test_a_played_game_loads_the_same_from_text_and_from_a_dict() -> None:
+    state = played_state()
+    text = json.dumps(state, separators=(",", ":"))
+    assert StawvsGame(text).serialize() == StawvsGame(state).serialize() == text
+
+
+def test_an_entry_whose_board_was_edited_is_refused() -> None:
+    state = played_state()
+    cells = state["stack"][20]["board"]["value"]
+    first, second = cells[0], cells[1]
+    first[1][0], second[1][0] = second[1][0], first[1][0]
+    if first[1][0] == second[1][0]:
+        pytest.skip("the two cells hold the same kind")
+    assert "does not follow from entry 19" in refusal(state)
+
+
+def test_a_pass_during_placement_is_refused() -> None:
+    state = played_state(plies=3)
+    state["stack"][2]["lastmove"] = "pass"
+    assert "stack entry 2" in refusal(state)
+
+
+def test_a_wrong_player_to_move_on_the_last_entry_is_refused() -> None:
+    state = played_state()
+    top = state["stack"][-1]
+    top["currplayer"] = 3 - top["currplayer"]
+    assert "currplayer" in refusal(state)
+
+
+def test_a_last_move_that_is_not_written_normalised_is_refused() -> None:
+    state = played_state()
+    state["stack"][10]["lastmove"] = state["stack"][10]["lastmove"].upper()
+    assert "stack entry 10" in refusal(state)
+
+
+def test_results_that_are_not_those_of_the_move_are_refused() -> None:
+    state = played_state()
+    state["stack"][15]["_results"] = [{"type": "pass"}]
+    assert "results" in refusal(state)
+
+
+def test_a_ghost_before_the_end_is_refused() -> None:
+    state = played_state()
+    top = state["stack"][-1]
+    capped = next(cell for cell in top["board"]["value"] if len(cell[1]) == 2)
+    capped[1][0] = ["GH", capped[1][0][1]]
+    assert "ghost" in refusal(state)
+
+
+def test_nobody_has_passed_while_caps_are_placed() -> None:
+    state = played_state(plies=0)
+    state["stack"][0]["eliminated"] = [1]
+    assert "passed" in refusal(state)
+
+
+@pytest.mark.parametrize("stamp", ["yesterday", "2025-12-12", "2025-12-12T00:00:00.000Zjunk"])
+def test_a_timestamp_that_is_not_iso_8601_is_refused(stamp: str) -> None:
+    state = played_state(plies=4)
+    state["stack"][2]["_timestamp"] = stamp
+    assert "_timestamp" in refusal(state)
+
+
+def test_a_lone_surrogate_in_a_result_still_serializes_and_reloads() -> None:
+    state = played_state(plies=0)
+    state["stack"][0]["_results"] = [{"type": "note", "text": "\ud800"}]
+    game = StawvsGame(state)
+    text = game.serialize()
+    text.encode("utf-8")  # writable as UTF-8
+    assert StawvsGame(text).serialize() == text
+
+
+@settings(
+    max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    st.integers(2, 4), st.sampled_from(VARIANT_SETS), st.integers(0, 10**6),
+    st.integers(1, 120), st.data(),
+)
+def test_text_and_dict_loading_agree_on_damaged_histories(
+    numplayers: int, variants: tuple[str, ...], seed: int, plies: int, data: st.DataObject
+) -> None:
+    """Damage one field of one entry: the fast path (text) and the full checks (dict)
+    accept or refuse together, and what they accept serializes the same."""
+    game = play_random(new_game(numplayers, variants, seed), random.Random(seed), plies)
+    state = json.loads(game.serialize())
+    damaged = copy.deepcopy(state)
+    index = data.draw(st.integers(0, len(damaged["stack"]) - 1))
+    entry = damaged["stack"][index]
+    fields = ["currplayer", "eliminated", "captured", "board", "lastmove"]
+    field = data.draw(st.sampled_from(fields))
+    if field == "currplayer":
+        entry["currplayer"] = entry["currplayer"] % numplayers + 1
+    elif field == "eliminated":
+        entry["eliminated"] = entry["eliminated"][:-1] if entry["eliminated"] else [numplayers]
+    elif field == "captured":
+        entry["captured"][0] = entry["captured"][0][:-1] or [["PI", 1]]
+    elif field == "board":
+        entry["board"]["value"] = entry["board"]["value"][1:]
+    else:
+        entry["lastmove"] = data.draw(st.sampled_from(["pass", "a1", "h8-h7,h6", None]))
+    outcomes = []
+    for form in (json.dumps(damaged, separators=(",", ":")), damaged):
+        try:
+            outcomes.append(StawvsGame(form).serialize())
+        except StawvsError as exc:
+            assert exc.code == "BAD_STATE"
+            outcomes.append(f"refused: {exc.message}")
+    assert outcomes[0] == outcomes[1]
