@@ -68,6 +68,24 @@ def test_a_click_after_a_complete_move_is_refused_and_keeps_the_move() -> None:
     assert (result.move, result.valid, result.code) == ("a1-b1,c1", False, "EXTRA_CLAIMS")
 
 
+def test_a_click_after_a_complete_move_returns_it_exactly_as_given() -> None:
+    result = game().handle_click("A1-B1, C1", 7, 3)
+    assert (result.move, result.code) == ("A1-B1, C1", "EXTRA_CLAIMS")
+
+
+@pytest.mark.parametrize("row, col", [(True, 0), (0, False), (8, 0), (0, -1), (1.0, 0)])
+def test_a_click_off_the_board_is_refused(row: object, col: object) -> None:
+    result = game().handle_click("", row, col)  # type: ignore[arg-type]
+    assert (result.move, result.valid) == ("", False)
+
+
+def test_text_that_is_no_move_is_the_same_move_as_nothing() -> None:
+    g = game()
+    assert not g.same_move("zz9", "ZZ9")
+    assert not g.same_move("zz9", "a1-b1,c1")
+    assert g.same_move(" A1-B1,C1", "a1-b1, c1")
+
+
 def test_clicking_another_own_cap_after_from_is_a_to() -> None:
     result = game().handle_click("a1", 5, 2)  # c3, player 1's other cap
     assert (result.move, result.valid, result.code) == ("a1", False, "BAD_MOVE")
