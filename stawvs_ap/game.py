@@ -14,13 +14,12 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
 
 from . import chat, render, state_io
-from .board import square_at, square_name
 from .errors import IllegalMoveError, StawvsError
 from .metadata import GAMEINFO, GameInfo, gameinfo_json, variant_display_names
 from .notation import Move, MoveSyntaxError, parse_move
 from .position import Mode, Position
 from .state_io import ENGINE_VERSION, Entry
-from .validation import ClickResult, ValidationResult, judge
+from .validation import ClickResult, ValidationResult, click, judge
 from .variants import check_variants, starting_position
 
 __all__ = ["StawvsGame", "utc_timestamp"]
@@ -232,47 +231,7 @@ class StawvsGame:
         ``FROM``); after ``FROM-TO`` it is the claim. An invalid click returns
         the last valid prefix with ``valid`` False and the reason.
         """
-        sq = square_at(row, col) if type(row) is int and type(col) is int else None
-        prefix = self._valid_prefix(move)
-        if sq is None:
-            return ClickResult(prefix, False, "That click is not on the board.", code="MALFORMED")
-        try:
-            current = parse_move(move)
-        except MoveSyntaxError:
-            current = Move()
-        name = square_name(sq)
-        if self.mode == "place" or current.is_empty:
-            built = name
-        elif current.is_pass or current.target is not None:
-            return ClickResult(
-                move, False,
-                "That move is already complete: submit it, or start again.",
-                code="EXTRA_CLAIMS",
-            )
-        elif current.dest is None:
-            built = f"{current}-{name}"
-            if self.position.rules.hey:
-                built += f",{square_name(current.source or 0)}"
-        else:
-            built = f"{current},{name}"
-        result = self.validate_move(built)
-        if not result.valid:
-            return ClickResult(prefix, False, result.message, code=result.code)
-        return ClickResult(built, True, result.message, result.complete, result.canrender)
-
-    def _valid_prefix(self, move: str) -> str:
-        """The longest prefix of ``move`` (whole, ``FROM-TO``, ``FROM``, "") that is valid."""
-        if self.mode == "place":
-            return ""
-        try:
-            parsed = parse_move(move)
-        except MoveSyntaxError:
-            return ""
-        candidates = [parsed, Move(parsed.source, parsed.dest), Move(parsed.source)]
-        for candidate in candidates:
-            if not candidate.is_empty and self.validate_move(str(candidate)).valid:
-                return str(candidate)
-        return ""
+        return click(self.position, move, row, col, game_over=self.gameover)
 
     # -- history -------------------------------------------------------------
 

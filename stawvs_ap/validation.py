@@ -9,12 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .board import square_name
+from .board import square_at, square_name
 from .notation import Move, MoveSyntaxError, parse_move
 from .position import Position
 from .pyramids import describe
 
-__all__ = ["ClickResult", "ValidationResult", "Verdict", "judge"]
+__all__ = ["ClickResult", "ValidationResult", "Verdict", "click", "judge"]
 
 COMPLETE = 1
 INCOMPLETE = -1
@@ -187,3 +187,51 @@ def _instructions(position: Position) -> str:
             return "You have passed, so from now on you can only pass."
         return "None of your caps can move: you must pass."
     return "Choose one of your caps to move."
+
+
+def click(
+    position: Position, move: str, row: object, col: object, *, game_over: bool = False
+) -> ClickResult:
+    """Extend ``move`` with a click on render square (``row``, ``col``), as
+    :meth:`StawvsGame.handle_click` promises."""
+    sq = square_at(row, col) if type(row) is int and type(col) is int else None
+    prefix = _valid_prefix(position, move, game_over)
+    if sq is None:
+        return ClickResult(prefix, False, "That click is not on the board.", code="MALFORMED")
+    try:
+        current = parse_move(move)
+    except MoveSyntaxError:
+        current = Move()
+    name = square_name(sq)
+    if position.mode == "place" or current.is_empty:
+        built = name
+    elif current.is_pass or current.target is not None:
+        return ClickResult(
+            move, False, "That move is already complete: submit it, or start again.",
+            code="EXTRA_CLAIMS",
+        )
+    elif current.dest is None:
+        built = f"{current}-{name}"
+        if position.rules.hey:
+            built += f",{square_name(current.source or 0)}"
+    else:
+        built = f"{current},{name}"
+    result = judge(position, built, game_over=game_over).result(position)
+    if not result.valid:
+        return ClickResult(prefix, False, result.message, code=result.code)
+    return ClickResult(built, True, result.message, result.complete, result.canrender)
+
+
+def _valid_prefix(position: Position, move: str, game_over: bool) -> str:
+    """The longest prefix of ``move`` (whole, ``FROM-TO``, ``FROM``, "") that is valid."""
+    if position.mode == "place":
+        return ""
+    try:
+        parsed = parse_move(move)
+    except MoveSyntaxError:
+        return ""
+    for candidate in (parsed, Move(parsed.source, parsed.dest), Move(parsed.source)):
+        text = str(candidate)
+        if not candidate.is_empty and judge(position, text, game_over=game_over).valid:
+            return text
+    return ""
