@@ -7,6 +7,7 @@ import random
 import xml.etree.ElementTree as ET
 
 import pytest
+from hostile import play_random
 
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.position import EMPTY
@@ -18,12 +19,7 @@ NS = {"svg": "http://www.w3.org/2000/svg"}
 def played(numplayers: int, seed: int, plies: int | None = None, **options: object) -> StawvsGame:
     """A seeded game after ``plies`` random moves (to the end when None)."""
     game = StawvsGame(numplayers, seed=seed, **options)  # type: ignore[arg-type]
-    rng = random.Random(seed)
-    count = 0
-    while game.moves() and (plies is None or count < plies):
-        game.move(rng.choice(game.moves()))
-        count += 1
-    return game
+    return play_random(game, random.Random(seed), 10**6 if plies is None else plies)
 
 
 def parse(svg: str) -> ET.Element:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from hostile import play_random
 from positions import position_from_diagram
 
 from stawvs_ap import StawvsGame
@@ -14,12 +15,7 @@ from stawvs_ap.textboard import board_text
 def played(numplayers: int, seed: int, plies: int | None = None) -> StawvsGame:
     """A seeded game after ``plies`` random moves (to the end when None)."""
     game = StawvsGame(numplayers, seed=seed)
-    rng = random.Random(seed)
-    count = 0
-    while game.moves() and (plies is None or count < plies):
-        game.move(rng.choice(game.moves()))
-        count += 1
-    return game
+    return play_random(game, random.Random(seed), 10**6 if plies is None else plies)
 
 
 def board_lines(game: StawvsGame) -> str:
