@@ -145,3 +145,31 @@ def test_text_and_dict_loading_agree_on_damaged_histories(
             assert exc.code == "BAD_STATE"
             outcomes.append(f"refused: {exc.message}")
     assert outcomes[0] == outcomes[1]
+
+
+def test_a_state_reformatted_with_indentation_loads_the_same() -> None:
+    state = played_state()
+    compact = json.dumps(state, separators=(",", ":"))
+    assert StawvsGame(json.dumps(state, indent=2)).serialize() == compact
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda entry: entry.__setitem__("currplayer", float(entry["currplayer"])),
+        lambda entry: entry.__setitem__("currplayer", True if entry["currplayer"] == 1 else 2.0),
+        lambda entry: entry["board"]["value"][0][1][0].__setitem__(1, True),
+    ],
+    ids=["a_float_player", "a_boolean_or_float_player", "a_boolean_size"],
+)
+def test_a_number_written_as_a_float_or_boolean_in_a_later_entry_is_refused(edit: Any) -> None:
+    state = played_state()
+    edit(state["stack"][25])
+    refusal(state)
+
+
+def test_text_that_only_looks_like_an_entry_start_inside_a_string_is_harmless() -> None:
+    state = played_state(plies=0)
+    state["stack"][0]["_results"] = [{"type": "note", "text": '{"_version":"20251113",'}]
+    text = json.dumps(state, separators=(",", ":"))
+    assert StawvsGame(text).serialize() == text
