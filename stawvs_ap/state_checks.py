@@ -9,7 +9,8 @@ log and the render can read, entries that end the game when they should.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from . import pyramids
 from .board import SQUARE_NAMES, SQUARES
@@ -156,40 +157,7 @@ def entry_from_model(rules: Rules, index: int, model: EntryModel) -> Entry:
         raise InvalidStateError(
             f"{where}: 'captured' has {len(model.captured)} collections for {n} players"
         )
-    board = [EMPTY] * 64
-    caps = [0] * 64
-    on_board: list[int] = []  # coloured pyramids, in the order the cells list them
-    ghost_squares: list[int] = []
-    coloured = _COLOURED_KINDS
-    for name, cell in model.board.value:
-        sq = SQUARES.get(name)
-        pyramid = _PYRAMID_OF_JSON.get(cell[0], EMPTY)
-        # The usual cell, a lone coloured pyramid on a new square, needs no more checks.
-        if 0 <= pyramid < coloured and len(cell) == 1 and sq is not None and board[sq] == EMPTY:
-            board[sq] = pyramid
-            on_board.append(pyramid)
-            continue
-        if sq is None:
-            raise InvalidStateError(f"{where}: {name!r} is not a square of the 8×8 board")
-        if board[sq] != EMPTY:
-            raise InvalidStateError(f"{where}: square {name} is listed twice")
-        if pyramid == EMPTY:
-            try:  # for the message saying what is wrong with it
-                pyramid = pyramids.parse(cell[0][0], cell[0][1], allow_ghost=True)
-            except ValueError as exc:
-                raise InvalidStateError(f"{where}: square {name}: {exc}") from None
-        board[sq] = pyramid
-        ghost = pyramids.is_ghost(pyramid)
-        if len(cell) == 2:
-            owner = cell[1]
-            player_ok(owner, f"the cap on {name}")
-            caps[sq] = owner
-        elif ghost:
-            raise InvalidStateError(f"{where}: the ghost pyramid on {name} has no cap on it")
-        if ghost:
-            ghost_squares.append(sq)
-        else:
-            on_board.append(pyramid)
+    board, caps, on_board, ghost_squares = _read_board(where, model.board.value, player_ok)
     counts = Counter(on_board)  # counted in C; first-seen order, as the messages expect
     captured: list[list[int]] = []
     for p, collection in enumerate(model.captured, start=1):
@@ -251,6 +219,59 @@ def entry_from_model(rules: Rules, index: int, model: EntryModel) -> Entry:
     results = [r.model_dump() for r in model.results]
     _check_results(where, results, n)
     return Entry(position, results, model.timestamp, model.version)
+
+
+Cell = tuple[str, tuple[tuple[str, int]] | tuple[tuple[str, int], int]]
+
+
+def _read_board(
+    where: str, cells: list[Cell], player_ok: Callable[[int, str], None]
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Pyramid and cap owner per square, the coloured pyramids (in the cells'
+    order) and the ghost squares, from the board cells of an entry."""
+    board = [EMPTY] * 64
+    caps = [0] * 64
+    found_squares = list(map(SQUARES.get, [name for name, _ in cells]))
+    found_kinds = list(map(_PYRAMID_OF_JSON.get, [cell[0] for _, cell in cells]))
+    # The usual board, coloured pyramids on distinct squares, is read in bulk;
+    # anything else goes through the loop below, which says what is wrong.
+    if None not in found_squares and None not in found_kinds:
+        squares = cast(list[int], found_squares)
+        kinds = cast(list[int], found_kinds)
+        if len(set(squares)) == len(squares) and max(kinds, default=0) < _COLOURED_KINDS:
+            for at, kind, (name, cell) in zip(squares, kinds, cells, strict=True):
+                board[at] = kind
+                if len(cell) == 2:
+                    player_ok(cell[1], f"the cap on {name}")
+                    caps[at] = cell[1]
+            return board, caps, kinds, []
+    on_board: list[int] = []
+    ghost_squares: list[int] = []
+    for name, cell in cells:
+        sq = SQUARES.get(name)
+        if sq is None:
+            raise InvalidStateError(f"{where}: {name!r} is not a square of the 8×8 board")
+        if board[sq] != EMPTY:
+            raise InvalidStateError(f"{where}: square {name} is listed twice")
+        pyramid = _PYRAMID_OF_JSON.get(cell[0], EMPTY)
+        if pyramid == EMPTY:
+            try:  # for the message saying what is wrong with it
+                pyramid = pyramids.parse(cell[0][0], cell[0][1], allow_ghost=True)
+            except ValueError as exc:
+                raise InvalidStateError(f"{where}: square {name}: {exc}") from None
+        board[sq] = pyramid
+        ghost = pyramids.is_ghost(pyramid)
+        if len(cell) == 2:
+            owner = cell[1]
+            player_ok(owner, f"the cap on {name}")
+            caps[sq] = owner
+        elif ghost:
+            raise InvalidStateError(f"{where}: the ghost pyramid on {name} has no cap on it")
+        if ghost:
+            ghost_squares.append(sq)
+        else:
+            on_board.append(pyramid)
+    return board, caps, on_board, ghost_squares
 
 
 def _check_placements(where: str, caps: list[int], currplayer: int, rules: Rules) -> None:
