@@ -145,9 +145,12 @@ def load_state(data: str | bytes | dict[str, Any]) -> GameState:
         replayed = _load_by_replay(data)
         if replayed is not None:
             return replayed
+    shape_error: ValidationError | None = None
     try:
         model: StateModel | None = StateModel.model_validate(data)
-    except (ValidationError, RecursionError):
+    except ValidationError as exc:
+        model, shape_error = None, exc
+    except RecursionError:
         model = None
     if model is not None:
         _check_depth_of_results(model)
@@ -159,14 +162,10 @@ def load_state(data: str | bytes | dict[str, Any]) -> GameState:
         raise InvalidStateError(f"this is a state of game {short(data['game'])}, not of Stawvs")
     _check_versions(data)
     if model is None:
-        try:
-            model = StateModel.model_validate(data)
-        except RecursionError:
-            raise InvalidStateError(
-                "the state is nested too deeply to be a Stawvs state"
-            ) from None
-        except ValidationError as exc:
-            raise InvalidStateError(f"malformed state: {_format_validation_error(exc)}") from None
+        # The game and versions are reported first; then the shape error found above.
+        if shape_error is None:  # pydantic ran out of stack
+            raise InvalidStateError("the state is nested too deeply to be a Stawvs state")
+        raise InvalidStateError(f"malformed state: {_format_validation_error(shape_error)}")
     variants, rules = check_header(model)
     stack = [entry_from_model(rules, i, e) for i, e in enumerate(model.stack)]
     check_stack(stack, model.gameover, model.winner)
