@@ -10,18 +10,21 @@ collections are shared, not rebuilt.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from . import pyramids
 from .board import SQUARE_NAMES, iter_squares
 from .position import EMPTY, Position
 
-__all__ = ["ENGINE_VERSION", "GAME_UID", "Entry", "dump_state", "entry_dict"]
+__all__ = [
+    "ENGINE_VERSION", "GAME_UID", "Entry", "dump_state", "entry_dict", "entry_dict_without_cells",
+]
 
 ENGINE_VERSION: Final = "20251113"
 GAME_UID: Final = "stawvs"
 
 Result = dict[str, Any]
+_Cell = TypeVar("_Cell")
 
 
 class Entry:
@@ -33,7 +36,8 @@ class Entry:
     """
 
     __slots__ = (
-        "_json", "ended", "played_from", "position", "results", "timestamp", "version",
+        "_cell_texts", "_json", "_text", "ended", "played_from", "position", "results",
+        "timestamp", "version",
     )
 
     def __init__(
@@ -55,6 +59,8 @@ class Entry:
             if result.get("type") == "eog":
                 self.ended = True
         self._json: dict[str, Any] | None = None
+        self._text: str | None = None  # see stawvs_ap.writer
+        self._cell_texts: list[str] | None = None
 
     @property
     def winners(self) -> list[int]:
@@ -77,8 +83,8 @@ _PYRAMID_COUNT: Final = len(pyramids.KINDS) + 3  # the coloured kinds, then 3 gh
 PYRAMID_JSON: Final[tuple[list[Any], ...]] = tuple(
     _pyramid_json(p) for p in range(_PYRAMID_COUNT)
 )
-#: ``_CELLS[sq][pyramid][owner]``: the board cell ``[square, [pyramid(, owner)]]``.
-_CELLS: Final[tuple[tuple[tuple[list[Any], ...], ...], ...]] = tuple(
+#: ``CELLS[sq][pyramid][owner]``: the board cell ``[square, [pyramid(, owner)]]``.
+CELLS: Final[tuple[tuple[tuple[list[Any], ...], ...], ...]] = tuple(
     tuple(
         tuple(
             [SQUARE_NAMES[sq], [PYRAMID_JSON[p], owner] if owner else [PYRAMID_JSON[p]]]
@@ -89,22 +95,26 @@ _CELLS: Final[tuple[tuple[tuple[list[Any], ...], ...], ...]] = tuple(
     for sq in range(64)
 )
 # Abstract Play writes board entries file by file (a8…a1, b8…b1, …); so do we.
-_FILE_ORDER: Final[tuple[int, ...]] = tuple(row * 8 + col for col in range(8) for row in range(8))
+FILE_ORDER: Final[tuple[int, ...]] = tuple(row * 8 + col for col in range(8) for row in range(8))
 #: ``_BEFORE[sq]``: the squares written before ``sq``, as a bitmask.
 _BEFORE: Final[tuple[int, ...]] = tuple(
-    sum(1 << other for other in _FILE_ORDER[: _FILE_ORDER.index(sq)]) for sq in range(64)
+    sum(1 << other for other in FILE_ORDER[: FILE_ORDER.index(sq)]) for sq in range(64)
 )
-_WRITTEN_AS: Final[tuple[int, ...]] = tuple(_FILE_ORDER.index(sq) for sq in range(64))
+_WRITTEN_AS: Final[tuple[int, ...]] = tuple(FILE_ORDER.index(sq) for sq in range(64))
 
 
 def _board_cells(pos: Position) -> list[list[Any]]:
     board, caps = pos.board, pos.caps
-    return [_CELLS[sq][board[sq]][caps[sq]] for sq in _FILE_ORDER if board[sq] != EMPTY]
+    return [CELLS[sq][board[sq]][caps[sq]] for sq in FILE_ORDER if board[sq] != EMPTY]
 
 
-def _board_cells_after(prev: Position, cells: list[list[Any]], pos: Position) -> list[list[Any]]:
+def board_cells_after(
+    prev: Position, cells: list[_Cell], pos: Position,
+    table: Sequence[Sequence[Sequence[_Cell]]],
+) -> list[_Cell]:
     """``pos``'s cells from ``prev``'s, when only claims and cap moves happened in
-    between (no final captures, which repaint squares without changing a mask)."""
+    between (no final captures, which repaint squares without changing a mask).
+    ``table[sq][pyramid][owner]`` is a cell as written: JSON data or its text."""
     changed = (prev.occupied ^ pos.occupied) | (prev.capped ^ pos.capped)
     out = cells.copy()
     # Latest square first, so that a removal does not shift the places still to patch.
@@ -113,7 +123,7 @@ def _board_cells_after(prev: Position, cells: list[list[Any]], pos: Position) ->
         if pos.board[sq] == EMPTY:
             del out[at]
         else:
-            out[at] = _CELLS[sq][pos.board[sq]][pos.caps[sq]]
+            out[at] = table[sq][pos.board[sq]][pos.caps[sq]]
     return out
 
 
@@ -128,7 +138,7 @@ def entry_dict(entry: Entry, previous: Entry | None = None) -> dict[str, Any]:
         prior is not None and previous is not None and not entry.ended
         and entry.played_from is previous.position
     ):
-        cells = _board_cells_after(previous.position, prior["board"]["value"], pos)
+        cells = board_cells_after(previous.position, prior["board"]["value"], pos, CELLS)
         prior_captured = previous.position.captured
         old_lists = prior["captured"]
         captured = [
@@ -137,7 +147,25 @@ def entry_dict(entry: Entry, previous: Entry | None = None) -> dict[str, Any]:
         ]
     else:
         cells = _board_cells(pos)
-        captured = [[PYRAMID_JSON[p] for p in c] for c in pos.captured]
+        captured = _captured_json(pos)
+    entry._json = _entry_json(entry, cells, captured)
+    return entry._json
+
+
+def entry_dict_without_cells(entry: Entry) -> dict[str, Any]:
+    """The JSON form of a stack entry with no board cells (not kept): what is
+    left to compare of an entry whose cells were read on their own."""
+    return _entry_json(entry, [], _captured_json(entry.position))
+
+
+def _captured_json(pos: Position) -> list[list[list[Any]]]:
+    return [[PYRAMID_JSON[p] for p in c] for c in pos.captured]
+
+
+def _entry_json(
+    entry: Entry, cells: list[list[Any]], captured: list[list[list[Any]]]
+) -> dict[str, Any]:
+    pos = entry.position
     out: dict[str, Any] = {
         "_version": entry.version,
         "_results": entry.results,
@@ -150,7 +178,6 @@ def entry_dict(entry: Entry, previous: Entry | None = None) -> dict[str, Any]:
     out["eliminated"] = list(pos.eliminated)
     out["board"] = {"dataType": "Map", "value": cells}
     out["captured"] = captured
-    entry._json = out
     return out
 
 

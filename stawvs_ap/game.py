@@ -21,6 +21,7 @@ from .position import Mode, Position
 from .state_io import ENGINE_VERSION, Entry
 from .validation import ClickResult, ValidationResult, click, judge
 from .variants import check_variants, starting_position
+from .writer import state_text
 
 __all__ = ["StawvsGame", "utc_timestamp"]
 
@@ -327,7 +328,7 @@ class StawvsGame:
 
     def serialize(self, strip: bool = False, player: int | None = None) -> str:
         """The serialized state as compact JSON, readable by Abstract Play's engine."""
-        return state_io.to_json(state_io.dump_state(self.numplayers, self.variants, self._stack))
+        return state_text(self.numplayers, self.variants, self._stack)
 
     def clone(self) -> StawvsGame:
         """An independent copy (entries are immutable and shared)."""

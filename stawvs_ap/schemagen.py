@@ -3,7 +3,7 @@
 ``python -m stawvs_ap.schemagen`` regenerates ``schemas/`` at the top of the
 repository (``--out DIR`` elsewhere; ``--check`` only reports stale files and
 exits with status 1). The state and metadata schemas start from the pydantic
-models (:class:`~stawvs_ap.state_io.StateModel`,
+models (:class:`~stawvs_ap.state_format.StateModel`,
 :class:`~stawvs_ap.metadata.GameInfo`) and are then tightened to Stawvs:
 squares ``a1``–``h8``, pyramid codes, sizes 1–3, players 1–4, this engine
 version. The render, result and record schemas are written out here, since no

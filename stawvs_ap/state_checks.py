@@ -9,7 +9,6 @@ log and the render can read, entries that end the game when they should.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from . import pyramids
@@ -22,10 +21,18 @@ from .validation import judge
 from .variants import check_variants, rules_for
 
 if TYPE_CHECKING:
-    from .state_io import EntryModel, StateModel
+    from .state_format import EntryModel, StateModel
 
 __all__ = [
-    "ENDINGS", "check_header", "check_history", "check_stack", "entry_from_model", "short",
+    "CELL_OF_TEXT",
+    "ENDINGS",
+    "BoardRead",
+    "board_from_text",
+    "check_header",
+    "check_history",
+    "check_stack",
+    "entry_from_model",
+    "short",
 ]
 
 #: ``lastmove`` values of the entries that end a game outside the rules.
@@ -35,6 +42,9 @@ _COLOURED_KINDS: Final = len(pyramids.KINDS)  # ghosts come after them
 # Reading a state looks up every pyramid of every entry.
 _PYRAMID_OF_JSON: Final[dict[tuple[str, int], int]] = {
     (colour, size): p for p, (colour, size) in enumerate(PYRAMID_JSON)
+}
+_COLOURED_OF_JSON: Final[dict[tuple[str, int], int]] = {
+    key: p for key, p in _PYRAMID_OF_JSON.items() if p < _COLOURED_KINDS
 }
 
 
@@ -138,46 +148,43 @@ def _check_ending(index: int, entry: Entry) -> None:
         )
 
 
-def entry_from_model(rules: Rules, index: int, model: EntryModel) -> Entry:
+def entry_from_model(
+    rules: Rules, index: int, model: EntryModel, board_read: BoardRead | None = None
+) -> Entry:
     """The stack entry ``index`` read from its (shape-checked) model, once every
-    rule it must keep has been checked."""
+    rule it must keep has been checked. ``board_read`` replaces the model's
+    board when that was read apart (see :func:`board_from_text`)."""
     where = f"stack entry {index}"
     n = rules.numplayers
-
-    def player_ok(p: int, what: str) -> None:
-        if not 1 <= p <= n:
-            raise InvalidStateError(f"{where}: {what} is player {p}, but there are {n} players")
-
-    player_ok(model.currplayer, "the player to move")
+    _check_player(where, model.currplayer, n, "the player to move")
     for p in model.eliminated:
-        player_ok(p, "an eliminated player")
+        _check_player(where, p, n, "an eliminated player")
     if len(set(model.eliminated)) != len(model.eliminated):
         raise InvalidStateError(f"{where}: a player is listed twice as eliminated")
     if len(model.captured) != n:
         raise InvalidStateError(
             f"{where}: 'captured' has {len(model.captured)} collections for {n} players"
         )
-    board, caps, on_board, ghost_squares = _read_board(where, model.board.value, player_ok)
+    board, caps, on_board, ghost_squares = (
+        board_read or _read_board(where, model.board.value, n)
+    )
     counts = Counter(on_board)  # counted in C; first-seen order, as the messages expect
     captured: list[list[int]] = []
     for p, collection in enumerate(model.captured, start=1):
-        mine = []
-        for colour, size in collection:
-            pyramid = _PYRAMID_OF_JSON.get((colour, size), EMPTY)
-            if pyramid == EMPTY or pyramids.is_ghost(pyramid):
-                try:  # for the message saying what is wrong with it
-                    pyramid = pyramids.parse(colour, size)
-                except ValueError as exc:
-                    raise InvalidStateError(f"{where}: player {p}'s collection: {exc}") from None
-            mine.append(pyramid)
-        counts.update(mine)
+        found = list(map(_COLOURED_OF_JSON.get, collection))
+        mine = (
+            cast(list[int], found) if None not in found
+            else [_collected(where, p, colour, size) for colour, size in collection]
+        )
+        if mine:
+            counts.update(mine)
         captured.append(mine)
-    for kind, count in counts.items():
-        if count > pyramids.PER_KIND:
-            raise InvalidStateError(
-                f"{where}: there are {count} of {pyramids.describe(kind)[2:]}s; "
-                f"the set has {pyramids.PER_KIND} of each kind"
-            )
+    if max(counts.values(), default=0) > pyramids.PER_KIND:
+        kind, count = next((k, c) for k, c in counts.items() if c > pyramids.PER_KIND)
+        raise InvalidStateError(
+            f"{where}: there are {count} of {pyramids.describe(kind)[2:]}s; "
+            f"the set has {pyramids.PER_KIND} of each kind"
+        )
     for p in range(1, n + 1):
         placed = caps.count(p)
         if placed > rules.caps_per_player:
@@ -195,15 +202,8 @@ def entry_from_model(rules: Rules, index: int, model: EntryModel) -> Entry:
             "ghosts are left only by the final captures, once every player has passed "
             "(and never with 'finalfree')"
         )
-    # A ghost stands where its owner's cap took the pyramid into their collection.
-    ghosts = Counter((caps[sq], pyramids.size_of(board[sq])) for sq in sorted(ghost_squares))
-    for (p, size), count in ghosts.items():
-        collected = sum(1 for pyramid in captured[p - 1] if pyramids.size_of(pyramid) == size)
-        if count > collected:
-            raise InvalidStateError(
-                f"{where}: player {p}'s caps stand on {count} ghost(s) of size {size}, "
-                f"but their collection has only {collected} pyramid(s) of that size"
-            )
+    if ghost_squares:
+        _check_ghosts(where, board, caps, ghost_squares, captured)
     if model.lastmove is not None and model.lastmove not in ENDINGS:
         try:
             parse_move(model.lastmove)
@@ -221,28 +221,83 @@ def entry_from_model(rules: Rules, index: int, model: EntryModel) -> Entry:
     return Entry(position, results, model.timestamp, model.version)
 
 
+def _collected(where: str, player: int, colour: str, size: int) -> int:
+    """A pyramid of ``player``'s collection, which is never a ghost."""
+    try:
+        return pyramids.parse(colour, size)
+    except ValueError as exc:
+        raise InvalidStateError(f"{where}: player {player}'s collection: {exc}") from None
+
+
+def _check_ghosts(
+    where: str, board: list[int], caps: list[int], ghost_squares: list[int],
+    captured: list[list[int]],
+) -> None:
+    """A ghost stands where its owner's cap took the pyramid into their collection."""
+    ghosts = Counter((caps[sq], pyramids.size_of(board[sq])) for sq in sorted(ghost_squares))
+    for (p, size), count in ghosts.items():
+        collected = sum(1 for pyramid in captured[p - 1] if pyramids.size_of(pyramid) == size)
+        if count > collected:
+            raise InvalidStateError(
+                f"{where}: player {p}'s caps stand on {count} ghost(s) of size {size}, "
+                f"but their collection has only {collected} pyramid(s) of that size"
+            )
+
+
+def _check_player(where: str, player: int, numplayers: int, what: str) -> None:
+    if not 1 <= player <= numplayers:
+        raise InvalidStateError(
+            f"{where}: {what} is player {player}, but there are {numplayers} players"
+        )
+
+
 Cell = tuple[str, tuple[tuple[str, int]] | tuple[tuple[str, int], int]]
+#: A board as read: pyramid and cap owner per square, the coloured pyramids in
+#: the order the cells list them, and the squares of ghosts.
+BoardRead = tuple[list[int], list[int], list[int], list[int]]
+#: The square, pyramid and cap owner (0 for none) of each cell of a coloured
+#: pyramid, by the cell's compact JSON text without its outer brackets
+#: (``"a8",[["PI",1]]``, ``"a8",[["PI",1],2]``).
+CELL_OF_TEXT: Final[dict[str, tuple[int, int, int]]] = {
+    f'"{name}",[["{colour}",{size}]{f",{owner}" if owner else ""}]': (sq, pyramid, owner)
+    for sq, name in enumerate(SQUARE_NAMES)
+    for (colour, size), pyramid in _COLOURED_OF_JSON.items()
+    for owner in range(5)
+}
+
+
+def board_from_text(cells: list[tuple[int, int, int]], numplayers: int) -> BoardRead | None:
+    """The board of cells looked up in :data:`CELL_OF_TEXT`; None when a square
+    is listed twice or a cap's owner is not a player (the full read says which)."""
+    board = [EMPTY] * 64
+    caps = [0] * 64
+    for sq, pyramid, owner in cells:
+        if board[sq] != EMPTY or owner > numplayers:
+            return None
+        board[sq] = pyramid
+        caps[sq] = owner
+    return board, caps, [pyramid for _, pyramid, _ in cells], []
 
 
 def _read_board(
-    where: str, cells: list[Cell], player_ok: Callable[[int, str], None]
-) -> tuple[list[int], list[int], list[int], list[int]]:
+    where: str, cells: list[Cell], numplayers: int
+) -> BoardRead:
     """Pyramid and cap owner per square, the coloured pyramids (in the cells'
     order) and the ghost squares, from the board cells of an entry."""
     board = [EMPTY] * 64
     caps = [0] * 64
     found_squares = list(map(SQUARES.get, [name for name, _ in cells]))
-    found_kinds = list(map(_PYRAMID_OF_JSON.get, [cell[0] for _, cell in cells]))
+    found_kinds = list(map(_COLOURED_OF_JSON.get, [cell[0] for _, cell in cells]))
     # The usual board, coloured pyramids on distinct squares, is read in bulk;
     # anything else goes through the loop below, which says what is wrong.
     if None not in found_squares and None not in found_kinds:
         squares = cast(list[int], found_squares)
         kinds = cast(list[int], found_kinds)
-        if len(set(squares)) == len(squares) and max(kinds, default=0) < _COLOURED_KINDS:
+        if len(set(squares)) == len(squares):
             for at, kind, (name, cell) in zip(squares, kinds, cells, strict=True):
                 board[at] = kind
                 if len(cell) == 2:
-                    player_ok(cell[1], f"the cap on {name}")
+                    _check_player(where, cell[1], numplayers, f"the cap on {name}")
                     caps[at] = cell[1]
             return board, caps, kinds, []
     on_board: list[int] = []
@@ -263,7 +318,7 @@ def _read_board(
         ghost = pyramids.is_ghost(pyramid)
         if len(cell) == 2:
             owner = cell[1]
-            player_ok(owner, f"the cap on {name}")
+            _check_player(where, owner, numplayers, f"the cap on {name}")
             caps[sq] = owner
         elif ghost:
             raise InvalidStateError(f"{where}: the ghost pyramid on {name} has no cap on it")
@@ -277,7 +332,7 @@ def _read_board(
 def _check_placements(where: str, caps: list[int], currplayer: int, rules: Rules) -> None:
     """While caps are placed, players 1, 2, … take turns: the caps on the board say
     whose turn it is. Otherwise a player could place more caps than they own."""
-    placed = sum(1 for owner in caps if owner)
+    placed = len(caps) - caps.count(0)
     n = rules.numplayers
     if placed >= n * rules.caps_per_player:
         raise InvalidStateError(

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stawvs_ap import StawvsGame, state_io
+from stawvs_ap import StawvsGame, state_format, state_io
 from stawvs_ap.errors import StawvsError
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
@@ -292,7 +292,7 @@ def test_a_huge_document_is_refused_before_parsing(monkeypatch):
     def no_parsing(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a document over the size limit reached the JSON parser")
 
-    monkeypatch.setattr(state_io.json, "loads", no_parsing)
+    monkeypatch.setattr(state_format.json, "loads", no_parsing)
     huge = SAMPLES[0][:-1] + "," + '"pad":"' + "x" * state_io.MAX_STATE_BYTES + '"}'
     for text in (huge, huge.encode()):
         with pytest.raises(StawvsError) as refused:
