@@ -19,7 +19,7 @@ from .metadata import GAMEINFO, GameInfo, gameinfo_json, variant_display_names
 from .notation import Move, MoveSyntaxError, parse_move
 from .position import Mode, Position
 from .state_io import ENGINE_VERSION, Entry
-from .validation import ClickResult, ValidationResult, click, judge
+from .validation import ClickResult, ValidationResult, click, fast_accept, judge, judge_in_order
 from .variants import check_variants, starting_position
 
 __all__ = ["StawvsGame", "utc_timestamp"]
@@ -187,19 +187,33 @@ class StawvsGame:
         ``trusted`` is accepted for host compatibility; moves are always checked,
         since checking is cheap and a bad move must never corrupt the game.
         """
-        shown = self._stack[self._index]
-        verdict = judge(shown.position, m, game_over=shown.ended)
-        if verdict.code is not None or verdict.move is None:
-            raise IllegalMoveError(verdict.code or "INVALID", verdict.message)
-        move = verdict.move
-        if partial:
-            self._show_preview(move, verdict.complete == 1)
-            return self
-        if verdict.complete != 1:
-            message = verdict.result(self.position).message
-            raise IllegalMoveError("INCOMPLETE", f"That move is not finished. {message}")
-        after, results = shown.position.play(move)
-        self._push(Entry(after, results, self._clock(), played_from=shown.position))
+        stack, index = self._stack, self._index
+        shown = stack[index]
+        position = shown.position
+        # Nearly every move is complete and legal: fast_accept says so without a
+        # verdict, and whatever it declines gets judge's ordered checks below.
+        move = None if partial or shown.ended else fast_accept(position, m)
+        if move is None:
+            verdict = judge_in_order(position, m, game_over=shown.ended)
+            if verdict.code is not None or verdict.move is None:
+                raise IllegalMoveError(verdict.code or "INVALID", verdict.message)
+            move = verdict.move
+            if partial:
+                self._show_preview(move, verdict.complete == 1)
+                return self
+            if verdict.complete != 1:
+                message = verdict.result(position).message
+                raise IllegalMoveError("INCOMPLETE", f"That move is not finished. {message}")
+        after, results = position.play(move)
+        # _push, inlined: this is the hot path of replaying a game.
+        index += 1
+        if index < len(stack):
+            del stack[index:]
+        # Positional arguments: a keyword makes this call markedly slower.
+        stack.append(Entry(after, results, self._clock(), ENGINE_VERSION, position))
+        self._index = index
+        self._preview = None
+        self._just_moved = True
         return self
 
     def _show_preview(self, move: Move, complete: bool) -> None:
