@@ -8,9 +8,9 @@ live in :mod:`stawvs_ap.position`; serialization in :mod:`stawvs_ap.state_io`.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from time import time_ns
 from typing import Any, ClassVar, TypeVar
 
 from . import chat, render, state_io
@@ -35,7 +35,7 @@ def utc_timestamp() -> str:
     """Now, as Abstract Play writes it: ``2025-12-12T00:00:00.000Z``."""
     global _last_stamp
     # Every move takes a stamp, and replays make many within one millisecond.
-    millis = time.time_ns() // 1_000_000
+    millis = time_ns() // 1_000_000
     if millis != _last_stamp[0]:
         now = datetime.fromtimestamp(millis / 1000, UTC)
         _last_stamp = (millis, now.isoformat(timespec="milliseconds")[:-6] + "Z")
@@ -187,8 +187,7 @@ class StawvsGame:
         ``trusted`` is accepted for host compatibility; moves are always checked,
         since checking is cheap and a bad move must never corrupt the game.
         """
-        stack, index = self._stack, self._index
-        shown = stack[index]
+        shown = self._stack[self._index]
         position = shown.position
         # Nearly every move is complete and legal: fast_accept says so without a
         # verdict, and whatever it declines gets judge's ordered checks below.
@@ -205,15 +204,8 @@ class StawvsGame:
                 message = verdict.result(position).message
                 raise IllegalMoveError("INCOMPLETE", f"That move is not finished. {message}")
         after, results = position.play(move)
-        # _push, inlined: this is the hot path of replaying a game.
-        index += 1
-        if index < len(stack):
-            del stack[index:]
         # Positional arguments: a keyword makes this call markedly slower.
-        stack.append(Entry(after, results, self._clock(), ENGINE_VERSION, position))
-        self._index = index
-        self._preview = None
-        self._just_moved = True
+        self._push(Entry(after, results, self._clock(), ENGINE_VERSION, position))
         return self
 
     def _show_preview(self, move: Move, complete: bool) -> None:

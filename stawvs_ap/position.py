@@ -14,7 +14,7 @@ from itertools import compress
 from typing import Final, Literal
 
 from . import pyramids
-from .board import PATHS, RAYS, SQUARE_NAMES, bit, iter_squares
+from .board import BB_ALL, PATHS, RAYS, SQUARE_NAMES, bit, iter_squares
 from .notation import Move
 from .scoring import score
 
@@ -24,10 +24,21 @@ Mode = Literal["place", "collect"]
 #: The pyramid value of a square with no pyramid.
 EMPTY: Final = -1
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
-#: ``_NEIGHBOURS[sq]``: the squares next to ``sq`` (the first of each of its rays).
-_NEIGHBOURS: Final[tuple[int, ...]] = tuple(
-    sum(1 << ray[0] for ray in RAYS[sq]) for sq in range(64)
+_new_position = object.__new__
+#: ``_DESCRIBED[pyramid]``: :func:`pyramids.describe` as a table, for the hot path.
+_DESCRIBED: Final[tuple[str, ...]] = tuple(
+    pyramids.describe(p) for p in range(len(pyramids.KINDS) + 3)  # kinds, then 3 ghosts
 )
+_NOT_FILE_A: Final = sum(1 << sq for sq in range(64) if sq % 8 != 0)
+_NOT_FILE_H: Final = sum(1 << sq for sq in range(64) if sq % 8 != 7)
+
+
+def _next_to(mask: int) -> int:
+    """The squares next to (a king's step from) some square of ``mask``."""
+    west = (mask >> 1) & _NOT_FILE_H  # a bit leaving file a must not wrap to file h
+    east = (mask << 1) & _NOT_FILE_A
+    row = mask | west | east
+    return (west | east | (row << 8) | (row >> 8)) & BB_ALL
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +182,16 @@ class Position:
         A cap that can slide can always claim the square it left, so one free
         neighbour is enough.
         """
-        free = self.occupied & ~self.capped
-        return any(_NEIGHBOURS[sq] & free for sq in self.cap_squares(player))
+        # Only the caps next to a free pyramid are worth looking at: few, late in
+        # a game, when this is asked before every pass.
+        caps = self.caps
+        candidates = self.capped & _next_to(self.occupied & ~self.capped)
+        while candidates:
+            low = candidates & -candidates
+            if caps[low.bit_length() - 1] == player:
+                return True
+            candidates ^= low
+        return False
 
     def must_pass(self) -> bool:
         """Whether the player to move can only pass (collection phase)."""
@@ -255,30 +274,47 @@ class Position:
         The caller guarantees legality (see :class:`stawvs_ap.StawvsGame`), as
         python-chess's ``push`` does.
         """
-        source, dest, target = move.source, move.dest, move.target
-        if source is None or dest is None or target is None:  # pass or placement
+        # Placements and collection moves, nearly all moves, are built here in
+        # one pass, each field of the new position written once, where _copy then
+        # _apply would write most of them twice and call several helpers. This
+        # must equal _copy() + _apply(), the in-place form that playouts use
+        # (tests/test_fast_paths.py checks that it does).
+        if move.is_pass:
             after = self._copy()
             return after, after._apply(move)
-        # Most moves are collection moves: built here in one pass, each field of
-        # the new position written once, where _copy then _apply would write most
-        # of them twice. This must equal _copy() + _apply(), the in-place form
-        # that playouts use (tests/test_fast_paths.py checks that it does).
+        source, dest, target = move.source, move.dest, move.target
+        assert source is not None
+        player = self.currplayer
+        rules = self.rules
+        after = _new_position(Position)
+        after.rules = rules
+        after.currplayer = player % rules.numplayers + 1
+        after.eliminated = self.eliminated
+        if self.mode == "place":
+            caps = self.caps.copy()
+            caps[source] = player
+            capped = self.capped | 1 << source
+            after.board = self.board.copy()
+            after.caps = caps
+            full = capped.bit_count() == rules.numplayers * rules.caps_per_player
+            after.mode = "collect" if full else self.mode
+            after.captured = self.captured
+            after.lastmove = str(move)
+            after.occupied = self.occupied
+            after.capped = capped
+            return after, [{"type": "place", "where": SQUARE_NAMES[source], "who": player}]
+        assert dest is not None and target is not None
         board = self.board.copy()
         caps = self.caps.copy()
-        player = self.currplayer
         caps[dest] = caps[source]
         caps[source] = 0
         claimed = board[target]
         board[target] = EMPTY
         collections = list(self.captured)
         collections[player - 1] += (claimed,)
-        after = Position.__new__(Position)
-        after.rules = rules = self.rules
         after.board = board
         after.caps = caps
-        after.currplayer = player % rules.numplayers + 1
         after.mode = self.mode
-        after.eliminated = self.eliminated
         after.captured = tuple(collections)
         names = SQUARE_NAMES
         source_name, dest_name, target_name = names[source], names[dest], names[target]
@@ -290,7 +326,7 @@ class Position:
             "from": source_name,
             "to": dest_name,
             "how": target_name,
-            "what": pyramids.describe(claimed),
+            "what": _DESCRIBED[claimed],
         }]
 
     def _apply(self, move: Move) -> list[dict[str, object]]:
@@ -354,9 +390,9 @@ class Position:
             results: list[dict[str, object]] = [{"type": "pass"}]
         else:
             self.eliminated = (*self.eliminated, player)
-            payload = [pyramids.describe(self.board[sq]) for sq in self.cap_squares(player)]
+            payload = [_DESCRIBED[self.board[sq]] for sq in self.cap_squares(player)]
             results = [{"type": "announce", "payload": payload}]
-        if self.is_over:
+        if len(self.eliminated) == self.rules.numplayers:  # is_over
             if not self.rules.finalfree:
                 self._final_captures()
             results.append({"type": "eog"})

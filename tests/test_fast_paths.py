@@ -96,6 +96,13 @@ def test_fast_accept_and_judge_agree_with_the_ordered_checks() -> None:
     assert accepted > 10_000
 
 
+def test_can_move_says_whether_a_cap_has_somewhere_to_slide() -> None:
+    for label, position in _cases():
+        for player in range(1, position.rules.numplayers + 1):
+            slides = any(position.destinations(sq) for sq in position.cap_squares(player))
+            assert position.can_move(player) == slides, (label, player)
+
+
 def _snapshot(position: Position) -> tuple[object, ...]:
     return tuple(
         list(value) if isinstance(value, list) else value
