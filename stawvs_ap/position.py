@@ -14,7 +14,7 @@ from itertools import compress
 from typing import Final, Literal
 
 from . import pyramids
-from .board import BB_ALL, PATHS, RAYS, SQUARE_NAMES, bit, iter_squares
+from .board import PATHS, RAYS, SQUARE_NAMES, bit, iter_squares, next_to
 from .notation import Move
 from .scoring import score
 
@@ -24,21 +24,12 @@ Mode = Literal["place", "collect"]
 #: The pyramid value of a square with no pyramid.
 EMPTY: Final = -1
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
+# A bare Position, without __init__'s conversions: play() sets every slot itself.
 _new_position = object.__new__
 #: ``_DESCRIBED[pyramid]``: :func:`pyramids.describe` as a table, for the hot path.
 _DESCRIBED: Final[tuple[str, ...]] = tuple(
     pyramids.describe(p) for p in range(len(pyramids.KINDS) + 3)  # kinds, then 3 ghosts
 )
-_NOT_FILE_A: Final = sum(1 << sq for sq in range(64) if sq % 8 != 0)
-_NOT_FILE_H: Final = sum(1 << sq for sq in range(64) if sq % 8 != 7)
-
-
-def _next_to(mask: int) -> int:
-    """The squares next to (a king's step from) some square of ``mask``."""
-    west = (mask >> 1) & _NOT_FILE_H  # a bit leaving file a must not wrap to file h
-    east = (mask << 1) & _NOT_FILE_A
-    row = mask | west | east
-    return (west | east | (row << 8) | (row >> 8)) & BB_ALL
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +176,7 @@ class Position:
         # Only the caps next to a free pyramid are worth looking at: few, late in
         # a game, when this is asked before every pass.
         caps = self.caps
-        candidates = self.capped & _next_to(self.occupied & ~self.capped)
+        candidates = self.capped & next_to(self.occupied & ~self.capped)
         while candidates:
             low = candidates & -candidates
             if caps[low.bit_length() - 1] == player:

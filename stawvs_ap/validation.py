@@ -139,7 +139,11 @@ _new_verdict = tuple.__new__
 
 
 def judge(position: Position, text: object, *, game_over: bool = False) -> Verdict:
-    """Judge ``text`` as the next move of ``position``'s player to move."""
+    """Judge ``text`` as the next move of ``position``'s player to move.
+
+    Complete legal moves are taken by :func:`fast_accept`; everything else gets
+    :func:`judge_in_order`, whose verdict is the same for those moves too.
+    """
     if not game_over:
         fast = fast_accept(position, text)
         if fast is not None:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from stawvs_ap import StawvsGame
-from stawvs_ap.board import SQUARE_NAMES
+from stawvs_ap.board import RAYS, SQUARE_NAMES, next_to
 from stawvs_ap.errors import IllegalMoveError
 from stawvs_ap.position import Position
 from stawvs_ap.validation import COMPLETE, fast_accept, judge, judge_in_order
@@ -94,6 +94,17 @@ def test_fast_accept_and_judge_agree_with_the_ordered_checks() -> None:
             else:  # every complete move is taken by the fast path
                 assert slow.code is not None or slow.complete != COMPLETE, (label, text)
     assert accepted > 10_000
+
+
+def test_next_to_is_the_first_square_of_each_ray() -> None:
+    rng = random.Random(3)
+    for mask in [0, *(1 << sq for sq in range(64)), *(rng.getrandbits(64) for _ in range(200))]:
+        expected = 0
+        for sq in range(64):
+            if mask >> sq & 1:
+                for ray in RAYS[sq]:
+                    expected |= 1 << ray[0]
+        assert next_to(mask) == expected, hex(mask)
 
 
 def test_can_move_says_whether_a_cap_has_somewhere_to_slide() -> None:
