@@ -21,6 +21,7 @@ __all__ = [
     "SQUARE_NAMES",
     "bit",
     "iter_squares",
+    "next_to",
     "parse_square",
     "reach",
     "square",
@@ -111,6 +112,18 @@ def iter_squares(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+_NOT_FILE_A: Final = sum(1 << sq for sq in ALL_SQUARES if sq % 8 != 0)
+_NOT_FILE_H: Final = sum(1 << sq for sq in ALL_SQUARES if sq % 8 != 7)
+
+
+def next_to(mask: int) -> int:
+    """Bitmask of the squares next to (a king's step from) some square of ``mask``."""
+    west = (mask >> 1) & _NOT_FILE_H  # a bit leaving file a must not wrap to file h
+    east = (mask << 1) & _NOT_FILE_A
+    row = mask | west | east
+    return (west | east | (row << 8) | (row >> 8)) & BB_ALL
 
 
 def _mask(squares: tuple[int, ...]) -> int:

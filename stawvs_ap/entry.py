@@ -46,7 +46,6 @@ class Entry:
         results: list[Result],
         timestamp: str,
         version: str = ENGINE_VERSION,
-        *,
         played_from: Position | None = None,
     ) -> None:
         self.position = position

@@ -14,7 +14,7 @@ from itertools import compress
 from typing import Final, Literal
 
 from . import pyramids
-from .board import PATHS, RAYS, SQUARE_NAMES, bit, iter_squares
+from .board import PATHS, RAYS, SQUARE_NAMES, bit, iter_squares, next_to
 from .notation import Move
 from .scoring import score
 
@@ -24,6 +24,12 @@ Mode = Literal["place", "collect"]
 #: The pyramid value of a square with no pyramid.
 EMPTY: Final = -1
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
+# A bare Position, without __init__'s conversions: play() sets every slot itself.
+_new_position = object.__new__
+#: ``_DESCRIBED[pyramid]``: :func:`pyramids.describe` as a table, for the hot path.
+_DESCRIBED: Final[tuple[str, ...]] = tuple(
+    pyramids.describe(p) for p in range(len(pyramids.KINDS) + 3)  # kinds, then 3 ghosts
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +111,14 @@ class Position:
 
     def cap_squares(self, player: int) -> list[int]:
         """Squares of ``player``'s caps, in reading order."""
-        return [sq for sq in iter_squares(self.capped) if self.caps[sq] == player]
+        # list.index finds the few caps faster than a walk over every capped square.
+        caps = self.caps
+        out = []
+        sq = -1
+        for _ in range(caps.count(player) if player > 0 else 0):
+            sq = caps.index(player, sq + 1)
+            out.append(sq)
+        return out
 
     def caps_placed(self) -> int:
         return self.capped.bit_count()
@@ -160,12 +173,15 @@ class Position:
         A cap that can slide can always claim the square it left, so one free
         neighbour is enough.
         """
-        free = self.occupied & ~self.capped
-        for sq in iter_squares(self.capped):
-            if self.caps[sq] == player:
-                for ray in RAYS[sq]:
-                    if free >> ray[0] & 1:
-                        return True
+        # Only the caps next to a free pyramid are worth looking at: few, late in
+        # a game, when this is asked before every pass.
+        caps = self.caps
+        candidates = self.capped & next_to(self.occupied & ~self.capped)
+        while candidates:
+            low = candidates & -candidates
+            if caps[low.bit_length() - 1] == player:
+                return True
+            candidates ^= low
         return False
 
     def must_pass(self) -> bool:
@@ -249,9 +265,60 @@ class Position:
         The caller guarantees legality (see :class:`stawvs_ap.StawvsGame`), as
         python-chess's ``push`` does.
         """
-        after = self._copy()
-        results = after._apply(move)
-        return after, results
+        # Placements and collection moves, nearly all moves, are built here in
+        # one pass, each field of the new position written once, where _copy then
+        # _apply would write most of them twice and call several helpers. This
+        # must equal _copy() + _apply(), the in-place form that playouts use
+        # (tests/test_fast_paths.py checks that it does).
+        if move.is_pass:
+            after = self._copy()
+            return after, after._apply(move)
+        source, dest, target = move.source, move.dest, move.target
+        assert source is not None
+        player = self.currplayer
+        rules = self.rules
+        after = _new_position(Position)
+        after.rules = rules
+        after.currplayer = player % rules.numplayers + 1
+        after.eliminated = self.eliminated
+        if self.mode == "place":
+            caps = self.caps.copy()
+            caps[source] = player
+            capped = self.capped | 1 << source
+            after.board = self.board.copy()
+            after.caps = caps
+            full = capped.bit_count() == rules.numplayers * rules.caps_per_player
+            after.mode = "collect" if full else self.mode
+            after.captured = self.captured
+            after.lastmove = str(move)
+            after.occupied = self.occupied
+            after.capped = capped
+            return after, [{"type": "place", "where": SQUARE_NAMES[source], "who": player}]
+        assert dest is not None and target is not None
+        board = self.board.copy()
+        caps = self.caps.copy()
+        caps[dest] = caps[source]
+        caps[source] = 0
+        claimed = board[target]
+        board[target] = EMPTY
+        collections = list(self.captured)
+        collections[player - 1] += (claimed,)
+        after.board = board
+        after.caps = caps
+        after.mode = self.mode
+        after.captured = tuple(collections)
+        names = SQUARE_NAMES
+        source_name, dest_name, target_name = names[source], names[dest], names[target]
+        after.lastmove = f"{source_name}-{dest_name},{target_name}"  # str(move)
+        after.occupied = self.occupied & ~(1 << target)
+        after.capped = self.capped ^ ((1 << source) | (1 << dest))
+        return after, [{
+            "type": "move",
+            "from": source_name,
+            "to": dest_name,
+            "how": target_name,
+            "what": _DESCRIBED[claimed],
+        }]
 
     def _apply(self, move: Move) -> list[dict[str, object]]:
         """Play a legal complete move on this very object (see :meth:`play`)."""
@@ -314,9 +381,9 @@ class Position:
             results: list[dict[str, object]] = [{"type": "pass"}]
         else:
             self.eliminated = (*self.eliminated, player)
-            payload = [pyramids.describe(self.board[sq]) for sq in self.cap_squares(player)]
+            payload = [_DESCRIBED[self.board[sq]] for sq in self.cap_squares(player)]
             results = [{"type": "announce", "payload": payload}]
-        if self.is_over:
+        if len(self.eliminated) == self.rules.numplayers:  # is_over
             if not self.rules.finalfree:
                 self._final_captures()
             results.append({"type": "eog"})

@@ -9,12 +9,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .board import square_at, square_name
+from .board import PATHS, square_at, square_name
 from .notation import Move, MoveSyntaxError, parse_move
 from .position import Position
 from .pyramids import describe
 
-__all__ = ["ClickResult", "ValidationResult", "Verdict", "click", "judge"]
+__all__ = [
+    "ClickResult", "ValidationResult", "Verdict", "click", "fast_accept", "judge", "judge_in_order",
+]
 
 COMPLETE = 1
 INCOMPLETE = -1
@@ -90,8 +92,68 @@ def _parse_cached(text: str) -> Move:
     return parse_move(text)
 
 
+def fast_accept(position: Position, text: object) -> Move | None:
+    """The move ``text`` denotes, when it is a complete move that :func:`judge`
+    accepts on a game that is not over (as ``Verdict(move, COMPLETE, True)``,
+    or ``Verdict(move, COMPLETE)`` for ``pass``); None otherwise, and then only
+    :func:`judge` can tell.
+
+    Nearly every move a host plays or a loader replays is one of these, so this
+    checks the same predicates as :func:`judge` inline (``free``, ``can_slide``,
+    ``can_claim`` via :data:`PATHS`) without building a verdict. Anything it
+    declines goes through the ordered checks, so which error is reported never
+    depends on it; ``tests/test_fast_paths.py`` checks that it agrees with them.
+    """
+    if type(text) is not str:
+        return None
+    try:
+        move = _parse_cached(text)
+    except MoveSyntaxError:
+        return None
+    source, dest, target = move.source, move.dest, move.target
+    if source is None:  # empty or pass
+        return move if move.is_pass and position.must_pass() else None
+    free = position.occupied & ~position.capped
+    if position.mode == "place":
+        return move if dest is None and free >> source & 1 else None
+    if target is None:  # a partial move
+        return None
+    assert dest is not None
+    player = position.currplayer
+    if position.caps[source] != player or player in position.eliminated:
+        return None
+    path = PATHS[source][dest]
+    if not path or path & ~free:
+        return None
+    if position.rules.hey:
+        return move if target == source else None
+    path = PATHS[dest][target]
+    if not path or path & ~(free | 1 << source):
+        return None
+    return move
+
+
+# Accepted complete verdicts, built as plain tuples: a NamedTuple's keyword-taking
+# __new__ costs more than the fast check that precedes it.
+_new_verdict = tuple.__new__
+
+
 def judge(position: Position, text: object, *, game_over: bool = False) -> Verdict:
-    """Judge ``text`` as the next move of ``position``'s player to move."""
+    """Judge ``text`` as the next move of ``position``'s player to move.
+
+    Complete legal moves are taken by :func:`fast_accept`; everything else gets
+    :func:`judge_in_order`, whose verdict is the same for those moves too.
+    """
+    if not game_over:
+        fast = fast_accept(position, text)
+        if fast is not None:
+            canrender = None if fast.is_pass else True
+            return _new_verdict(Verdict, (fast, COMPLETE, canrender, None, ""))
+    return judge_in_order(position, text, game_over=game_over)
+
+
+def judge_in_order(position: Position, text: object, *, game_over: bool = False) -> Verdict:
+    """:func:`judge` without its fast path: every check in CONTRACT §3's order."""
     if game_over:
         return _reject("GAMEOVER", "The game is over: no more moves can be made.")
     try:
