@@ -102,18 +102,26 @@ _BEFORE: Final[tuple[int, ...]] = tuple(
 _WRITTEN_AS: Final[tuple[int, ...]] = tuple(FILE_ORDER.index(sq) for sq in range(64))
 
 
-def _board_cells(pos: Position) -> list[list[Any]]:
+def board_cells(pos: Position, table: Sequence[Sequence[Sequence[_Cell]]]) -> list[_Cell]:
+    """``pos``'s board cells in the order they are written; ``table[sq][pyramid][owner]``
+    is a cell as written: JSON data or its text."""
     board, caps = pos.board, pos.caps
-    return [CELLS[sq][board[sq]][caps[sq]] for sq in FILE_ORDER if board[sq] != EMPTY]
+    return [table[sq][board[sq]][caps[sq]] for sq in FILE_ORDER if board[sq] != EMPTY]
+
+
+def follows(entry: Entry, previous: Entry) -> bool:
+    """Whether ``entry``'s board is ``previous``'s with only a move's changes:
+    claims and cap moves, not the final captures (which repaint squares without
+    changing a mask)."""
+    return not entry.ended and entry.played_from is previous.position
 
 
 def board_cells_after(
     prev: Position, cells: list[_Cell], pos: Position,
     table: Sequence[Sequence[Sequence[_Cell]]],
 ) -> list[_Cell]:
-    """``pos``'s cells from ``prev``'s, when only claims and cap moves happened in
-    between (no final captures, which repaint squares without changing a mask).
-    ``table[sq][pyramid][owner]`` is a cell as written: JSON data or its text."""
+    """``pos``'s cells from ``prev``'s, when ``pos`` :func:`follows` from ``prev``
+    (see :func:`board_cells` for ``table``)."""
     changed = (prev.occupied ^ pos.occupied) | (prev.capped ^ pos.capped)
     out = cells.copy()
     # Latest square first, so that a removal does not shift the places still to patch.
@@ -132,11 +140,8 @@ def entry_dict(entry: Entry, previous: Entry | None = None) -> dict[str, Any]:
     if entry._json is not None:
         return entry._json
     pos = entry.position
-    prior = previous._json if previous is not None else None
-    if (
-        prior is not None and previous is not None and not entry.ended
-        and entry.played_from is previous.position
-    ):
+    prior = previous._json if previous is not None and follows(entry, previous) else None
+    if prior is not None and previous is not None:
         cells = board_cells_after(previous.position, prior["board"]["value"], pos, CELLS)
         prior_captured = previous.position.captured
         old_lists = prior["captured"]
@@ -145,7 +150,7 @@ def entry_dict(entry: Entry, previous: Entry | None = None) -> dict[str, Any]:
             for i, c in enumerate(pos.captured)
         ]
     else:
-        cells = _board_cells(pos)
+        cells = board_cells(pos, CELLS)
         captured = _captured_json(pos)
     entry._json = _entry_json(entry, cells, captured)
     return entry._json

@@ -21,14 +21,14 @@ from pydantic_core import PydanticSerializationError
 from .entry import (
     CELLS,
     ENGINE_VERSION,
-    FILE_ORDER,
     GAME_UID,
     PYRAMID_JSON,
     Entry,
+    board_cells,
     board_cells_after,
     dump_state,
+    follows,
 )
-from .position import EMPTY
 
 __all__ = ["entry_text", "state_text", "to_json"]
 
@@ -80,15 +80,11 @@ def entry_text(entry: Entry, previous: Entry | None = None) -> str | None:
     if entry._text is not None:
         return entry._text
     pos = entry.position
-    prior = previous._cell_texts if previous is not None else None
-    if (
-        prior is not None and previous is not None and not entry.ended
-        and entry.played_from is previous.position
-    ):
+    prior = previous._cell_texts if previous is not None and follows(entry, previous) else None
+    if prior is not None and previous is not None:
         cells = board_cells_after(previous.position, prior, pos, _CELL_TEXT)
     else:
-        board, caps = pos.board, pos.caps
-        cells = [_CELL_TEXT[sq][board[sq]][caps[sq]] for sq in FILE_ORDER if board[sq] != EMPTY]
+        cells = board_cells(pos, _CELL_TEXT)
     results = _utf8_json(entry.results) if entry.results else "[]"
     timestamp = _string_text(entry.timestamp)
     if results is None or timestamp is None or entry.version != ENGINE_VERSION:
