@@ -13,9 +13,8 @@ partial move) in the collection phase; ``FROM-TO`` is a partial move;
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from .board import SQUARES, square_name
 
@@ -32,12 +31,12 @@ class MoveSyntaxError(ValueError):
     """The text is not a move string at all (the game reports ``MALFORMED``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A parsed move: ``pass``, a placement/selection, a partial or a complete move.
 
     ``source`` is the square of a placement or of the moving cap; ``dest`` the
     landing square; ``target`` the claimed square. ``Move()`` is the empty move.
+    Immutable (a named tuple: made for every move a host sends, and cheap to make).
     """
 
     source: int | None = None
@@ -84,6 +83,14 @@ def parse_move(text: object) -> Move:
     Raises :class:`MoveSyntaxError` for anything outside the grammar, including
     non-strings and texts longer than :data:`MAX_MOVE_LENGTH`.
     """
+    # Nearly every move a host sends is a complete one, written as the engine
+    # writes it: read that form directly; anything else goes through the grammar.
+    if type(text) is str and len(text) == 8 and text[2] == "-" and text[5] == ",":
+        source = SQUARES.get(text[:2])
+        dest = SQUARES.get(text[3:5])
+        target = SQUARES.get(text[6:])
+        if source is not None and dest is not None and target is not None:
+            return Move(source, dest, target)
     if not isinstance(text, str):
         raise MoveSyntaxError(f"a move must be text, not {type(text).__name__}")
     if len(text) > MAX_MOVE_LENGTH:

@@ -24,6 +24,7 @@ Mode = Literal["place", "collect"]
 #: The pyramid value of a square with no pyramid.
 EMPTY: Final = -1
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
+_ALL_SQUARES: Final = (1 << 64) - 1
 # A bare Position, without __init__'s conversions: play() sets every slot itself.
 _new_position = object.__new__
 #: ``_DESCRIBED[pyramid]``: :func:`pyramids.describe` as a table, for the hot path.
@@ -75,12 +76,18 @@ class Position:
         self.mode: Mode = mode
         self.eliminated: tuple[int, ...] = tuple(eliminated)
         self.captured: tuple[tuple[int, ...], ...] = (
-            tuple(tuple(c) for c in captured)
+            tuple(map(tuple, captured))
             if captured is not None
             else tuple(() for _ in range(rules.numplayers))
         )
         self.lastmove = lastmove
-        self.occupied = sum(compress(_BITS, map(EMPTY.__ne__, self.board)))
+        # Boards have few empty squares, which list.index finds in C.
+        occupied = _ALL_SQUARES
+        at = -1
+        for _ in range(self.board.count(EMPTY)):
+            at = self.board.index(EMPTY, at + 1)
+            occupied ^= _BITS[at]
+        self.occupied = occupied
         self.capped = sum(compress(_BITS, self.caps))
 
     def _copy(self) -> Position:

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .pyramids import colour_of, size_of
+from .pyramids import KINDS, colour_of, size_of
 
 __all__ = ["MIXED_TREE", "MONO_TREE", "group_collection", "score"]
 
 MONO_TREE = 7
 MIXED_TREE = 5
 LOOSE = 1
+_KINDS = KINDS  # colour * 3 + size - 1: smalls, mediums, larges of each colour
 
 
 def _take_first(pool: list[int], colour: int | None) -> int | None:
@@ -100,11 +101,16 @@ def _group(collection: Sequence[int]) -> list[list[int]]:
 
 
 def score(collection: Sequence[int]) -> int:
-    """Points of a collection: 7 per monochrome tree, 5 per mixed tree, 1 per other pyramid."""
-    total = 0
-    for stack in _grouped(tuple(collection)):
-        if len(stack) == 3:
-            total += MONO_TREE if _stack_category(stack) == 0 else MIXED_TREE
-        else:
-            total += LOOSE * len(stack)
-    return total
+    """Points of a collection: 7 per monochrome tree, 5 per mixed tree, 1 per other pyramid.
+
+    Counted, not grouped (every move's end scores every collection): the best
+    grouping, the one :func:`group_collection` makes, has ``min(larges, mediums,
+    smalls)`` trees, and in each colour as many monochrome trees as it has
+    pyramids of its scarcest size.
+    """
+    counts = list(map(list(collection).count, _KINDS))
+    smalls, mediums, larges = (sum(counts[size::3]) for size in range(3))
+    trees = min(smalls, mediums, larges)
+    monochrome = sum(min(counts[c : c + 3]) for c in range(0, len(_KINDS), 3))
+    loose = len(collection) - 3 * trees
+    return MONO_TREE * monochrome + MIXED_TREE * (trees - monochrome) + LOOSE * loose

@@ -294,6 +294,20 @@ def test_the_scoring_of_any_collection_is_the_best_grouping(collection):
     assert score(codes) == h.brute_force_score(collection)
 
 
+@settings(max_examples=h.scaled(1000))
+@given(st.lists(_PYRAMID, max_size=60))
+def test_the_grouping_shown_scores_what_the_score_says(collection):
+    from stawvs_ap import pyramids
+    from stawvs_ap.scoring import group_collection, score
+
+    codes = [pyramids.parse(colour, size) for colour, size in collection]
+    shown = 0
+    for stack in group_collection(codes):
+        colours = {pyramids.colour_of(p) for p in stack}
+        shown += (7 if len(colours) == 1 else 5) if len(stack) == 3 else len(stack)
+    assert shown == score(codes)
+
+
 # -- every game ends -------------------------------------------------------------
 
 
