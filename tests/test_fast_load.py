@@ -167,3 +167,35 @@ def test_a_board_whose_cells_are_not_in_brackets_is_refused() -> None:
     body = text[start:end]
     broken = text[:start] + "(" + body[1:-1] + ")" + text[end:]
     assert outcome(broken).startswith("refused: the state is not valid JSON")
+
+
+def test_a_parsed_state_a_game_wrote_loads_without_the_full_checks(monkeypatch) -> None:
+    from stawvs_ap import state_io
+
+    def full_checks(*args: Any) -> None:
+        raise AssertionError("a parsed state that a game wrote took the full checks")
+
+    game = play_random(new_game(3, (), 6), random.Random(6), 30)
+    state = game.state()
+    monkeypatch.setattr(state_io, "check_history", full_checks)
+    assert StawvsGame(state).serialize() == game.serialize()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [b"collect", {"collect"}, ("collect",)],
+    ids=["bytes", "a_set", "a_tuple"],
+)
+def test_a_parsed_state_holding_what_json_cannot_hold_is_refused(value: object) -> None:
+    state = play_random(new_game(2, (), 6), random.Random(6), 20).state()
+    state["stack"][-1]["mode"] = value
+    assert outcome(state).startswith("refused")
+
+
+def test_a_parsed_state_with_tuples_for_lists_loads_as_with_lists() -> None:
+    game = play_random(new_game(2, (), 6), random.Random(6), 20)
+    state = game.state()
+    for entry in state["stack"]:
+        entry["board"]["value"] = tuple(tuple(cell) for cell in entry["board"]["value"])
+        entry["eliminated"] = tuple(entry["eliminated"])
+    assert outcome(state) == game.serialize()
