@@ -50,18 +50,25 @@ def _legend(numplayers: int) -> dict[str, Any]:
     return _LEGENDS.get(numplayers) or legend(numplayers)
 
 
+# Every render writes 64 cells and each collected pyramid: look their keys up.
+_CODES: Final = tuple(pyramids.pyramid_code(p) for p in range(len(pyramids.KINDS) + 3))
+_STASH_CODES: Final = tuple(f"{code}c" for code in _CODES)
+_CAP_KEYS: Final = tuple(f"P{player}" for player in range(5))  # "P0" is never used
+
+
 def _pieces(position: Position) -> list[list[list[str]]]:
+    board, caps = position.board, position.caps
     rows: list[list[list[str]]] = []
     for row in range(8):
         cells: list[list[str]] = []
         for sq in range(row * 8, row * 8 + 8):
-            pyramid = position.board[sq]
+            pyramid = board[sq]
             if pyramid == EMPTY:
                 cells.append([])
-            elif position.caps[sq]:
-                cells.append([pyramids.pyramid_code(pyramid), f"P{position.caps[sq]}"])
+            elif caps[sq]:
+                cells.append([_CODES[pyramid], _CAP_KEYS[caps[sq]]])
             else:
-                cells.append([pyramids.pyramid_code(pyramid)])
+                cells.append([_CODES[pyramid]])
         rows.append(cells)
     return rows
 
@@ -72,7 +79,7 @@ def _areas(position: Position) -> list[dict[str, Any]]:
         if not collection:
             continue
         stacks = group_collection(collection)
-        stash = [[f"{pyramids.pyramid_code(p)}c" for p in stack] for stack in stacks]
+        stash = [[_STASH_CODES[p] for p in stack] for stack in stacks]
         areas.append({
             "type": "localStash",
             "label": f"Player {player}'s pyramids ({score(collection)} points)",

@@ -103,12 +103,19 @@ def _group(collection: Sequence[int]) -> list[list[int]]:
 def score(collection: Sequence[int]) -> int:
     """Points of a collection: 7 per monochrome tree, 5 per mixed tree, 1 per other pyramid.
 
-    Counted, not grouped (every move's end scores every collection): the best
-    grouping, the one :func:`group_collection` makes, has ``min(larges, mediums,
-    smalls)`` trees, and in each colour as many monochrome trees as it has
-    pyramids of its scarcest size.
+    Counted rather than grouped: the best grouping, the one
+    :func:`group_collection` makes, has ``min(larges, mediums, smalls)`` trees,
+    and in each colour as many monochrome trees as it has pyramids of its
+    scarcest size.
     """
-    counts = list(map(list(collection).count, _KINDS))
+    return _score(tuple(collection))
+
+
+# Renders and sidebars score every collection on every call; collections only
+# grow one pyramid at a time, so recent scores are remembered.
+@lru_cache(maxsize=4096)
+def _score(collection: tuple[int, ...]) -> int:
+    counts = list(map(collection.count, _KINDS))
     smalls, mediums, larges = (sum(counts[size::3]) for size in range(3))
     trees = min(smalls, mediums, larges)
     monochrome = sum(min(counts[c : c + 3]) for c in range(0, len(_KINDS), 3))
