@@ -72,6 +72,10 @@ def _move_text(source: int | None, dest: int | None, target: int | None, is_pass
     return parts
 
 
+# Move(...) goes through a Python-level __new__; the fields in order, built in C.
+_new_move = tuple.__new__
+
+
 def normalise(text: str) -> str:
     """Lower-case ``text`` and drop all whitespace (moves ignore both)."""
     return "".join(text.split()).lower()
@@ -90,7 +94,7 @@ def parse_move(text: object) -> Move:
         dest = SQUARES.get(text[3:5])
         target = SQUARES.get(text[6:])
         if source is not None and dest is not None and target is not None:
-            return Move(source, dest, target)
+            return _new_move(Move, (source, dest, target, False))
     if not isinstance(text, str):
         raise MoveSyntaxError(f"a move must be text, not {type(text).__name__}")
     if len(text) > MAX_MOVE_LENGTH:

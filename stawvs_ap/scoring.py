@@ -115,9 +115,10 @@ def score(collection: Sequence[int]) -> int:
 # grow one pyramid at a time, so recent scores are remembered.
 @lru_cache(maxsize=4096)
 def _score(collection: tuple[int, ...]) -> int:
-    counts = list(map(collection.count, _KINDS))
-    smalls, mediums, larges = (sum(counts[size::3]) for size in range(3))
-    trees = min(smalls, mediums, larges)
-    monochrome = sum(min(counts[c : c + 3]) for c in range(0, len(_KINDS), 3))
+    counts = [0] * len(_KINDS)
+    for pyramid in collection:
+        counts[pyramid] += 1
+    trees = min(sum(counts[0::3]), sum(counts[1::3]), sum(counts[2::3]))  # smalls, mediums, larges
+    monochrome = sum([min(counts[c : c + 3]) for c in range(0, len(_KINDS), 3)])
     loose = len(collection) - 3 * trees
     return MONO_TREE * monochrome + MIXED_TREE * (trees - monochrome) + LOOSE * loose
