@@ -6,9 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import pytest
@@ -19,23 +17,15 @@ from stawvs_ap.schemagen import SCHEMA_DIR, build_schemas, main, schema_text
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
     import reference_data as ref
+    from upstream_schemas import our_errors
 except ImportError:  # pragma: no cover - tests/ imported as a package
     from tests import reference_data as ref
+    from tests.upstream_schemas import our_errors
 
 ROOT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 GAMES = ref.games()
 
 
-@cache
-def _validator(name: str) -> jsonschema.Draft202012Validator:
-    schema = json.loads((ROOT_SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(
-        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-    )
-
-
-def _errors(name: str, document: Any) -> list[str]:
-    return [f"{e.json_path}: {e.message[:200]}" for e in _validator(name).iter_errors(document)]
 
 
 def _starting_position(state: str) -> str:
@@ -89,8 +79,8 @@ def test_each_schema_is_a_valid_draft_2020_12_schema(name):
 def test_reference_game_states_satisfy_the_state_schema(game):
     # The final state holds every stack entry of the game, so it covers every
     # position of the probes and extras taken from it.
-    assert _errors("state", json.loads(game["initial"])) == []
-    assert _errors("state", json.loads(game["final"])) == []
+    assert our_errors("state", json.loads(game["initial"])) == []
+    assert our_errors("state", json.loads(game["final"])) == []
 
 
 def _top_only(state: str) -> dict:
@@ -110,28 +100,28 @@ def test_probe_and_extra_states_satisfy_the_state_schema():
             if isinstance(line.get(k), str)
         ]
     for state in states:
-        assert _errors("state", _top_only(state)) == []
+        assert our_errors("state", _top_only(state)) == []
 
 
 @pytest.mark.parametrize("game", GAMES[::3], ids=ref.game_id)
 def test_reference_renders_and_results_satisfy_our_schemas(game):
     for ply in game["plies"][::3] + game["plies"][-1:]:
-        assert _errors("render", ply["render"]) == [], ply["move"]
-    assert _errors("render", game["render_loaded"]) == []
+        assert our_errors("render", ply["render"]) == [], ply["move"]
+    assert our_errors("render", game["render_loaded"]) == []
     for ply in game["plies"]:
         for result in ply["results"]:
-            assert _errors("result", result) == [], result
+            assert our_errors("result", result) == [], result
 
 
 def test_preview_and_ending_outputs_satisfy_our_schemas():
     for line in ref.extras("preview")[::2]:
         for key in ("preview_from", "preview_to", "preview_full"):
             if line.get(key):
-                assert _errors("render", line[key]["render"]) == []
-                assert all(_errors("result", r) == [] for r in line[key]["results"])
+                assert our_errors("render", line[key]["render"]) == []
+                assert all(our_errors("result", r) == [] for r in line[key]["results"])
     for line in ref.extras("ending"):
         if line.get("render"):
-            assert _errors("render", line["render"]) == []
+            assert our_errors("render", line["render"]) == []
 
 
 @pytest.mark.parametrize("variants", [[], ["hole", "hey"], ["random", "finalfree", "pieces-2"]])
@@ -143,21 +133,21 @@ def test_our_outputs_during_a_random_game_satisfy_our_schemas(variants):
         game.move(game.random_move(rng))
         ply += 1
         if ply % 15 == 0 or game.gameover:
-            assert _errors("render", game.render()) == []
-        assert all(_errors("result", r) == [] for r in game.results)
-    assert _errors("state", game.state()) == []
+            assert our_errors("render", game.render()) == []
+        assert all(our_errors("result", r) == [] for r in game.results)
+    assert our_errors("state", game.state()) == []
 
 
 def test_metadata_satisfies_our_gameinfo_schema():
-    assert _errors("gameinfo", gameinfo_dict()) == []
-    assert _errors("gameinfo", json.loads(StawvsGame.info())) == []
+    assert our_errors("gameinfo", gameinfo_dict()) == []
+    assert our_errors("gameinfo", json.loads(StawvsGame.info())) == []
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ref.game_id)
 def test_reference_records_with_a_starting_position_satisfy_our_record_schema(game):
     record = _record(game)
     assert record["header"]["game"]["variants"] == variant_display_names(game["variants"])
-    assert _errors("gamerecord", record) == []
+    assert our_errors("gamerecord", record) == []
 
 
 def test_our_generated_record_satisfies_our_record_schema():
@@ -167,7 +157,7 @@ def test_our_generated_record_satisfies_our_record_schema():
     record = game.gen_record(
         uid="game-1", players=[{"name": "Alice", "uid": "u1"}, {"name": "Bob", "uid": "u2"}]
     )
-    assert _errors("gamerecord", record) == []
+    assert our_errors("gamerecord", record) == []
 
 
 # --------------------------------------------------------------------------
@@ -220,7 +210,7 @@ def _broken_states() -> dict[str, dict]:
 
 @pytest.mark.parametrize("case", list(_broken_states()))
 def test_broken_state_is_refused(case):
-    assert _errors("state", _broken_states()[case]) != []
+    assert our_errors("state", _broken_states()[case]) != []
 
 
 def _render() -> dict:
@@ -261,7 +251,7 @@ def _broken_renders() -> dict[str, dict]:
 
 @pytest.mark.parametrize("case", list(_broken_renders()))
 def test_broken_render_is_refused(case):
-    assert _errors("render", _broken_renders()[case]) != []
+    assert our_errors("render", _broken_renders()[case]) != []
 
 
 @pytest.mark.parametrize(
@@ -290,17 +280,17 @@ def test_broken_render_is_refused(case):
     ],
 )
 def test_broken_result_is_refused(result):
-    assert _errors("result", result) != []
+    assert our_errors("result", result) != []
 
 
 def test_broken_metadata_is_refused():
     for key in ("uid", "name", "version", "categories"):
         doc = gameinfo_dict()
         del doc[key]
-        assert _errors("gameinfo", doc) != [], key
+        assert our_errors("gameinfo", doc) != [], key
     doc = gameinfo_dict()
     doc["playercounts"] = [5]
-    assert _errors("gameinfo", doc) != []
+    assert our_errors("gameinfo", doc) != []
 
 
 def test_broken_records_are_refused():
@@ -314,4 +304,4 @@ def test_broken_records_are_refused():
     ):
         doc = copy.deepcopy(base)
         mutate(doc)
-        assert _errors("gamerecord", doc) != []
+        assert our_errors("gamerecord", doc) != []
