@@ -166,7 +166,8 @@ class StawvsGame:
 
     def validate_move(self, m: object) -> ValidationResult:
         """Judge a move string for the player to move. Never raises."""
-        return judge(self.position, m, game_over=self.gameover).result(self.position)
+        shown = self._stack[self._index]
+        return judge(shown.position, m, game_over=shown.ended).result(shown.position)
 
     def same_move(self, a: str, b: str) -> bool:
         """Whether two move strings denote the same move (case and spaces aside).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from .board import PATHS, square_at, square_name
+from .board import PATHS, SQUARE_NAMES, square_at, square_name
 from .notation import Move, MoveSyntaxError, parse_move
 from .position import Position
 from .pyramids import describe
@@ -76,9 +76,8 @@ class Verdict(NamedTuple):
         if self.code is not None:
             return ValidationResult(False, self.message, code=self.code)
         assert self.move is not None
-        return ValidationResult(
-            True, _accepted_message(position, self.move), self.complete, self.canrender
-        )
+        message = _accepted_message(position, self.move)
+        return _new_result(ValidationResult, (True, message, self.complete, self.canrender, None))
 
 
 def _reject(code: str, message: str) -> Verdict:
@@ -220,25 +219,33 @@ def judge_in_order(position: Position, text: object, *, game_over: bool = False)
     return Verdict(move, COMPLETE, True)
 
 
+# Hosts validate every move submitted: accepted results are built as plain
+# tuples, which a NamedTuple's keyword-taking __new__ makes slower.
+_new_result = tuple.__new__
+
+
 def _accepted_message(position: Position, move: Move) -> str:
     """What an accepted move (complete or partial) tells the player."""
+    source, dest, target = move.source, move.dest, move.target
+    if target is not None:  # nearly always: a complete collection move
+        assert source is not None and dest is not None
+        names = SQUARE_NAMES
+        return (
+            f"Slide from {names[source]} to {names[dest]} "
+            f"and claim {describe(position.board[target])} on {names[target]}."
+        )
     if move.is_empty:
         return _instructions(position)
     if move.is_pass:
         return "You have no move left, so you pass."
-    assert move.source is not None
-    source = square_name(move.source)
+    assert source is not None
     if position.mode == "place":
-        return f"Place your cap on {source}."
-    if move.dest is None:
-        return f"Now choose where your cap on {source} slides to."
-    dest = square_name(move.dest)
-    if move.target is None and position.rules.hey:
-        return f"With simpler captures you claim the pyramid you leave: add ,{source}."
-    if move.target is None:
-        return f"Now choose the pyramid to claim from {dest}."
-    claimed = describe(position.board[move.target])
-    return f"Slide from {source} to {dest} and claim {claimed} on {square_name(move.target)}."
+        return f"Place your cap on {square_name(source)}."
+    if dest is None:
+        return f"Now choose where your cap on {square_name(source)} slides to."
+    if position.rules.hey:
+        return f"With simpler captures you claim the pyramid you leave: add ,{square_name(source)}."
+    return f"Now choose the pyramid to claim from {square_name(dest)}."
 
 
 def _instructions(position: Position) -> str:

@@ -122,6 +122,25 @@ def test_complete_moves_and_placements_can_render() -> None:
     assert placement_game().validate_move("b2").canrender is True
 
 
+@pytest.mark.parametrize(
+    ("move", "message"),
+    [
+        ("a1-b1,c1", "Slide from a1 to b1 and claim a large pink pyramid on c1."),
+        ("A1 - B1 , A1", "Slide from a1 to b1 and claim a small pink pyramid on a1."),
+        ("a1-b1", "Now choose the pyramid to claim from b1."),
+        ("a1", "Now choose where your cap on a1 slides to."),
+    ],
+)
+def test_an_accepted_move_says_what_it_does(move: str, message: str) -> None:
+    assert game().validate_move(move).message == message
+
+
+def test_a_placement_and_a_simple_capture_say_what_they_do() -> None:
+    assert placement_game().validate_move("b2").message == "Place your cap on b2."
+    hey = game(variants=["hey"]).validate_move("a1-b1").message
+    assert hey == "With simpler captures you claim the pyramid you leave: add ,a1."
+
+
 @pytest.mark.parametrize("partial", ["", "a1", "a1-b1"])
 def test_move_refuses_an_incomplete_move(partial: str) -> None:
     g = game()
