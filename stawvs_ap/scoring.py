@@ -19,7 +19,6 @@ __all__ = ["MIXED_TREE", "MONO_TREE", "group_collection", "score"]
 MONO_TREE = 7
 MIXED_TREE = 5
 LOOSE = 1
-_KINDS = KINDS  # colour * 3 + size - 1: smalls, mediums, larges of each colour
 
 
 def _take_first(pool: list[int], colour: int | None) -> int | None:
@@ -115,10 +114,10 @@ def score(collection: Sequence[int]) -> int:
 # grow one pyramid at a time, so recent scores are remembered.
 @lru_cache(maxsize=4096)
 def _score(collection: tuple[int, ...]) -> int:
-    counts = [0] * len(_KINDS)
+    counts = [0] * len(KINDS)  # by pyramid, colour * 3 + size - 1
     for pyramid in collection:
         counts[pyramid] += 1
     trees = min(sum(counts[0::3]), sum(counts[1::3]), sum(counts[2::3]))  # smalls, mediums, larges
-    monochrome = sum([min(counts[c : c + 3]) for c in range(0, len(_KINDS), 3)])
+    monochrome = sum([min(counts[c : c + 3]) for c in range(0, len(KINDS), 3)])
     loose = len(collection) - 3 * trees
     return MONO_TREE * monochrome + MIXED_TREE * (trees - monochrome) + LOOSE * loose
