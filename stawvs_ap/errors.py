@@ -1,12 +1,18 @@
 """The package's exceptions: one base class, each error carrying a stable code.
 
 Hosts branch on :attr:`StawvsError.code` (never on the message, which is
-written for players and may be reworded).
+written for players and may be reworded). Every code is an :class:`ErrorCode`,
+a ``StrEnum``: it compares equal to its plain string (``"BAD_MOVE"``).
+
+This module is a leaf: every floor of the package may import it.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 __all__ = [
+    "ErrorCode",
     "IllegalMoveError",
     "InvalidRecordError",
     "InvalidStateError",
@@ -14,20 +20,49 @@ __all__ = [
 ]
 
 
+class ErrorCode(StrEnum):
+    """Every code a :class:`StawvsError` or a refused verdict carries (docs/CONTRACT.md §3)."""
+
+    # Verdicts on moves, in the order in which they are checked.
+    GAMEOVER = "GAMEOVER"
+    MALFORMED = "MALFORMED"
+    NOPASS = "NOPASS"
+    BAD_PLACEMENT = "BAD_PLACEMENT"
+    MUST_PASS = "MUST_PASS"
+    BAD_START = "BAD_START"
+    BAD_MOVE = "BAD_MOVE"
+    BAD_CLAIM_HEY = "BAD_CLAIM_HEY"
+    BAD_CLAIM = "BAD_CLAIM"
+    # Clicks and moves given whole.
+    EXTRA_CLAIMS = "EXTRA_CLAIMS"
+    INCOMPLETE = "INCOMPLETE"
+    # Documents.
+    BAD_STATE = "BAD_STATE"
+    BAD_RECORD = "BAD_RECORD"
+    BAD_POSITION = "BAD_POSITION"
+    # Calls that do not fit the game.
+    BAD_ARGUMENT = "BAD_ARGUMENT"
+    BAD_VARIANT = "BAD_VARIANT"
+    BAD_PLAYER = "BAD_PLAYER"
+    BAD_INDEX = "BAD_INDEX"
+    NO_UNDO = "NO_UNDO"
+    NOT_FINISHED = "NOT_FINISHED"
+
+
 class StawvsError(Exception):
     """Base class of every error this package raises on purpose.
 
-    ``code`` is a stable machine-readable identifier such as ``"MALFORMED"`` or
-    ``"BAD_STATE"``; ``message`` is a sentence for the player.
+    ``code`` is a stable machine-readable :class:`ErrorCode` such as
+    ``MALFORMED`` or ``BAD_STATE``; ``message`` is a sentence for the player.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode | str, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)
         self.message = message
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+        return f"{type(self).__name__}({str(self.code)!r}, {self.message!r})"
 
 
 class IllegalMoveError(StawvsError):
@@ -35,14 +70,14 @@ class IllegalMoveError(StawvsError):
 
 
 class InvalidStateError(StawvsError):
-    """A serialized state was refused (code ``BAD_STATE``)."""
+    """A serialized state or a position was refused (code ``BAD_STATE`` or ``BAD_POSITION``)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__("BAD_STATE", message)
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.BAD_STATE) -> None:
+        super().__init__(code, message)
 
 
 class InvalidRecordError(StawvsError):
     """A game record could not be read or replayed (code ``BAD_RECORD``)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__("BAD_RECORD", message)
+        super().__init__(ErrorCode.BAD_RECORD, message)

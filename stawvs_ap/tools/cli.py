@@ -27,9 +27,10 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from . import __version__
-from .errors import StawvsError
-from .game import StawvsGame
+from .. import __version__
+from ..errors import StawvsError
+from ..host.game import StawvsGame
+from ..records import from_record
 from .svg import board_svg
 from .textboard import board_text
 
@@ -221,7 +222,7 @@ def _cmd_replay(args: argparse.Namespace) -> None:
     ):
         record = record["record"]  # a golden fixture file wraps its game's record
     initial = _read_text(args.initial, "initial state") if args.initial else None
-    game = _show_ply(StawvsGame.from_record(record, initial=initial), args.ply)
+    game = _show_ply(from_record(record, initial=initial), args.ply)
     names = args.names or _record_names(record)
     outputs = {"-": board_text(game, names=names)}
     if args.svg:

@@ -1,14 +1,14 @@
-"""The board as JSON for the Abstract Play renderer (CONTRACT §6)."""
+"""The board as JSON for the Abstract Play renderer (docs/CONTRACT.md §6)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Final
 
-from . import pyramids
-from .board import SQUARES, square_col, square_row
-from .position import EMPTY, Position
-from .scoring import group_collection, score
+from ..core.position import EMPTY, Position
+from ..core.pyramids import PYRAMIDS, Colour
+from ..core.scoring import group_collection, score
+from ..core.squares import SQUARE_NAMES
 
 __all__ = ["legend", "render"]
 
@@ -29,14 +29,14 @@ _FIRST_PYRAMID_COLOUR: Final = 8
 def legend(numplayers: int) -> dict[str, Any]:
     """The glyph for every key the pieces and stashes use."""
     out: dict[str, Any] = {}
-    for index, colour in enumerate(pyramids.COLOURS):
-        palette = _FIRST_PYRAMID_COLOUR + index
+    for colour in (Colour.PINK, Colour.BLUE, Colour.GREEN, Colour.ORANGE):
+        palette = _FIRST_PYRAMID_COLOUR + colour
         for size, glyph in _BOARD_GLYPHS.items():
-            out[f"{colour}{size}"] = {"name": glyph, "colour": palette}
+            out[f"{colour.code}{size}"] = {"name": glyph, "colour": palette}
         for size, glyph in _COLLECTION_GLYPHS.items():
-            out[f"{colour}{size}c"] = {"name": glyph, "colour": palette}
+            out[f"{colour.code}{size}c"] = {"name": glyph, "colour": palette}
     for size, glyph in _BOARD_GLYPHS.items():
-        out[f"{pyramids.GHOST}{size}"] = {"name": glyph, "colour": "#aaa", "opacity": 0.25}
+        out[f"{Colour.GREY.code}{size}"] = {"name": glyph, "colour": "#aaa", "opacity": 0.25}
     for player in range(1, numplayers + 1):
         out[f"P{player}"] = {"name": "piece", "scale": 0.3, "colour": player}
     out["note"] = {"text": "\u2718", "scale": 0.5}
@@ -51,7 +51,7 @@ def _legend(numplayers: int) -> dict[str, Any]:
 
 
 # Every render writes 64 cells and each collected pyramid: look their keys up.
-_CODES: Final = tuple(pyramids.pyramid_code(p) for p in range(len(pyramids.KINDS) + 3))
+_CODES: Final = tuple(p.code for p in PYRAMIDS)
 _STASH_CODES: Final = tuple(f"{code}c" for code in _CODES)
 _CAP_KEYS: Final = tuple(f"P{player}" for player in range(5))  # "P0" is never used
 
@@ -88,9 +88,12 @@ def _areas(position: Position) -> list[dict[str, Any]]:
     return areas
 
 
+_SQUARE_OF_NAME: Final = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+
+
 def _at(name: str) -> dict[str, int]:
-    sq = SQUARES[name]
-    return {"row": square_row(sq), "col": square_col(sq)}
+    sq = _SQUARE_OF_NAME[name]
+    return {"row": sq >> 3, "col": sq & 7}
 
 
 def _annotations(results: Sequence[dict[str, Any]], exit_mark: bool) -> list[dict[str, Any]]:

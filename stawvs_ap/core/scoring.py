@@ -2,7 +2,7 @@
 
 A tree is one small, one medium and one large pyramid: 7 points when all three
 share a colour, 5 otherwise; every pyramid outside a tree scores 1. The grouping
-below (CONTRACT §6) is also the one the render shows, and it always reaches the
+below (docs/CONTRACT.md §6) is also the one the render shows, and it always reaches the
 best possible score: it makes ``min(larges, mediums, smalls)`` trees, and as
 many monochrome ones as any grouping can.
 """
@@ -10,15 +10,22 @@ many monochrome ones as any grouping can.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
-from .pyramids import KINDS, colour_of, size_of
+from .pyramids import COLOURED
 
 __all__ = ["MIXED_TREE", "MONO_TREE", "group_collection", "score"]
 
 MONO_TREE = 7
 MIXED_TREE = 5
 LOOSE = 1
+
+
+def colour_of(pyramid: int) -> int:
+    return pyramid // 3
+
+
+def size_of(pyramid: int) -> int:
+    return pyramid % 3 + 1
 
 
 def _take_first(pool: list[int], colour: int | None) -> int | None:
@@ -45,18 +52,6 @@ def group_collection(collection: Sequence[int]) -> list[list[int]]:
     trees, monochrome pairs, mixed pairs, then lone pyramids; within each
     category in the order the stacks were started.
     """
-    return [list(stack) for stack in _grouped(tuple(collection))]
-
-
-# Every render and score groups each collection again, and collections only grow
-# one pyramid at a time: remember recent groupings (as tuples, so none is shared
-# mutably).
-@lru_cache(maxsize=4096)
-def _grouped(collection: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(stack) for stack in _group(collection))
-
-
-def _group(collection: Sequence[int]) -> list[list[int]]:
     larges = [p for p in collection if size_of(p) == 3]
     mediums = [p for p in collection if size_of(p) == 2]
     smalls = [p for p in collection if size_of(p) == 1]
@@ -107,17 +102,10 @@ def score(collection: Sequence[int]) -> int:
     and in each colour as many monochrome trees as it has pyramids of its
     scarcest size.
     """
-    return _score(tuple(collection))
-
-
-# Renders and sidebars score every collection on every call; collections only
-# grow one pyramid at a time, so recent scores are remembered.
-@lru_cache(maxsize=4096)
-def _score(collection: tuple[int, ...]) -> int:
-    counts = [0] * len(KINDS)  # by pyramid, colour * 3 + size - 1
+    counts = [0] * len(COLOURED)  # by pyramid, colour * 3 + size - 1
     for pyramid in collection:
         counts[pyramid] += 1
     trees = min(sum(counts[0::3]), sum(counts[1::3]), sum(counts[2::3]))  # smalls, mediums, larges
-    monochrome = sum([min(counts[c : c + 3]) for c in range(0, len(KINDS), 3)])
+    monochrome = sum([min(counts[c : c + 3]) for c in range(0, len(COLOURED), 3)])
     loose = len(collection) - 3 * trees
     return MONO_TREE * monochrome + MIXED_TREE * (trees - monochrome) + LOOSE * loose

@@ -13,7 +13,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .variants import SETUP_VARIANTS, VARIANTS
+from ..core.variants import SETUP_VARIANTS, VARIANTS
 
 __all__ = [
     "DEFAULT_SETUP_NAME",

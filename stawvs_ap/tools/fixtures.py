@@ -2,8 +2,8 @@
 
 Run from a checkout of the project::
 
-    python -m stawvs_ap.fixtures regenerate   # rewrite fixtures/golden/*.json
-    python -m stawvs_ap.fixtures check        # exit 1 with a per-ply diff on any change
+    python -m stawvs_ap.tools.fixtures regenerate   # rewrite fixtures/golden/*.json
+    python -m stawvs_ap.tools.fixtures check        # exit 1 with a per-ply diff on any change
 
 Each golden game is played with uniformly random legal moves (``random.Random(seed)``
 choosing among the sorted legal moves) on the board of the same seed, with a fake
@@ -33,11 +33,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
-from . import state_io
-from .errors import StawvsError
-from .game import StawvsGame
-from .records import format_starting_position, from_record
-from .replay import apply_move_or_ending
+from ..core.notation import format_board
+from ..errors import StawvsError
+from ..host.game import StawvsGame
+from ..records.replay import apply_move_or_ending, from_record
+from ..state.entry import Entry
+from ..state.writer import entry_dict
 
 __all__ = [
     "FakeClock",
@@ -54,7 +55,7 @@ __all__ = [
     "state_digest",
 ]
 
-FIXTURES: Final = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
 GOLDEN_DIR: Final = FIXTURES / "golden"
 REFERENCE_GAMES: Final = FIXTURES / "reference" / "games.jsonl.gz"
 FORMAT: Final = 1
@@ -123,12 +124,13 @@ def state_digest(game: StawvsGame) -> str:
 
     Canonical: the object ``{"numplayers", "variants", "gameover", "winner",
     "top"}`` where ``top`` is the newest stack entry as serialized
-    (CONTRACT §4) without its ``_timestamp`` and with its board entries sorted
+    (docs/CONTRACT.md §4) without its ``_timestamp`` and with its board entries sorted
     by square name, written by :func:`canonical_json` and encoded as UTF-8.
     The earlier stack entries are the previous plies' digests, so comparing
     every ply compares the whole state, in constant time per ply.
     """
-    top = dict(state_io.entry_dict(state_io.Entry(game.position, game.results, "")))
+    top = dict(entry_dict(Entry(game.position, game.lastmove, (), "")))
+    top["_results"] = game.results
     del top["_timestamp"]
     top["board"] = {**top["board"], "value": sorted(top["board"]["value"])}
     canonical = {
@@ -203,7 +205,7 @@ def check_golden_file(path: Path) -> list[str]:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return [f"{name}: cannot read the fixture: {exc}"]
     game = StawvsGame(spec.numplayers, list(spec.variants), seed=spec.seed, clock=FakeClock())
-    start = format_starting_position(game.position.board)
+    start = format_board(game.position.board)
     if start != record["header"].get("startingPosition"):
         return [f"{name}: " + _diff("seed's board", record["header"].get("startingPosition"),
                                     start)]
@@ -306,7 +308,7 @@ def check_all(directory: Path = GOLDEN_DIR, reference: Path | None = REFERENCE_G
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``regenerate`` or ``check`` the golden fixtures; 0 on success, 1 on differences."""
-    parser = argparse.ArgumentParser(prog="python -m stawvs_ap.fixtures", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m stawvs_ap.tools.fixtures", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=("regenerate", "check"))
     parser.add_argument("--dir", type=Path, default=GOLDEN_DIR, help="golden fixture folder")
@@ -322,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     if problems:
         print(f"{len(problems)} difference(s): if the change is intended, run "
-              "'python -m stawvs_ap.fixtures regenerate' and review the diff", file=sys.stderr)
+              "'python -m stawvs_ap.tools.fixtures regenerate' and review the diff", file=sys.stderr)
         return 1
     print("every golden and reference game replays as recorded")
     return 0

@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from . import pyramids
-from .board import SQUARES
-from .position import EMPTY
+from ..core.position import EMPTY
+from ..core.squares import SQUARE_NAMES
+from ..state.results import describe
 
 if TYPE_CHECKING:
-    from .position import Position
-    from .state_io import Entry
+    from ..core.position import Position
+    from ..state.entry import Entry
+
+_SQUARE_OF_NAME = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 
 __all__ = ["ChatContext", "chat_log", "describe_result", "join_names"]
 
@@ -45,10 +47,10 @@ class ChatContext:
 
 def _placed_on(where: str, before: Position | None) -> str:
     """``"the large blue pyramid at d5"`` when the position before is known."""
-    sq = SQUARES.get(where)
+    sq = _SQUARE_OF_NAME.get(where)
     if before is None or sq is None or before.board[sq] == EMPTY:
         return where
-    return f"the {pyramids.describe(before.board[sq]).removeprefix('a ')} at {where}"
+    return f"the {describe(before.board[sq]).removeprefix('a ')} at {where}"
 
 
 def _end_reason(context: ChatContext) -> str:

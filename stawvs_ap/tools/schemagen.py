@@ -1,6 +1,6 @@
 """Write the JSON Schemas (draft 2020-12) of what this package reads and writes.
 
-``python -m stawvs_ap.schemagen`` regenerates ``schemas/`` at the top of the
+``python -m stawvs_ap.tools.schemagen`` regenerates ``schemas/`` at the top of the
 repository (``--out DIR`` elsewhere; ``--check`` only reports stale files and
 exits with status 1). The state and metadata schemas start from the pydantic
 models (:class:`~stawvs_ap.state_format.StateModel`,
@@ -20,16 +20,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from .metadata import DEFAULT_SETUP_NAME, GAMEINFO, GameInfo
-from .state_io import ENDINGS, ENGINE_VERSION, StateModel
-from .variants import VARIANTS
+from ..host.metadata import DEFAULT_SETUP_NAME, GAMEINFO, GameInfo
+from ..state.entry import ENDINGS, ENGINE_VERSION
+from ..state.format import StateModel
+from ..core.variants import VARIANTS
 
 __all__ = ["SCHEMA_DIR", "build_schemas", "main"]
 
 Schema = dict[str, Any]
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
-SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR: Final = Path(__file__).resolve().parents[2] / "schemas"
 
 SQUARE: Final[Schema] = {"type": "string", "pattern": "^[a-h][1-8]$"}
 PLAYER: Final[Schema] = {"type": "integer", "minimum": 1, "maximum": 4}
@@ -359,7 +360,7 @@ def schema_text(schema: Schema) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write (or with ``--check`` compare) the schema files; 1 when any is stale."""
-    parser = argparse.ArgumentParser(prog="python -m stawvs_ap.schemagen", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m stawvs_ap.tools.schemagen", description=__doc__)
     parser.add_argument(
         "--out", type=Path, default=SCHEMA_DIR, help="directory (default: schemas/)"
     )

@@ -1,30 +1,48 @@
-"""Variant ids, which of them go together, and the starting boards they make."""
+"""Variant ids, which of them go together, the rules they make, and where the gaps go."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
-from .board import SQUARES
-from .position import EMPTY, Position, Rules
-from .pyramids import KINDS, PER_KIND
+from .squares import SQUARES, Square
 
 __all__ = [
+    "CENTRE",
+    "CORNERS",
     "SETUP_VARIANTS",
     "VARIANTS",
+    "Rules",
     "check_variants",
     "empty_squares",
+    "expected_gaps",
     "rules_for",
-    "starting_position",
 ]
 
 #: Every variant id, in the order the metadata lists them.
 VARIANTS: Final[tuple[str, ...]] = ("hole", "random", "hey", "finalfree", "pieces-2")
 #: Variants choosing where the four gaps go; at most one may be on.
 SETUP_VARIANTS: Final[tuple[str, ...]] = ("hole", "random")
-CORNERS: Final[tuple[str, ...]] = ("a8", "h8", "a1", "h1")
-CENTRE: Final[tuple[str, ...]] = ("d5", "e5", "d4", "e4")
+_BY_NAME: Final = {sq.name: sq for sq in SQUARES}
+CORNERS: Final[tuple[Square, ...]] = tuple(_BY_NAME[n] for n in ("a8", "h8", "a1", "h1"))
+CENTRE: Final[tuple[Square, ...]] = tuple(_BY_NAME[n] for n in ("d5", "e5", "d4", "e4"))
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What the player count and variants change: caps each, claims, final captures."""
+
+    numplayers: int
+    caps_per_player: int = 3
+    hey: bool = False
+    finalfree: bool = False
+    #: Caps on the board once every player has placed theirs.
+    total_caps: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total_caps", self.numplayers * self.caps_per_player)
 
 
 def check_variants(variants: Iterable[object]) -> list[str]:
@@ -55,29 +73,17 @@ def rules_for(numplayers: int, variants: Sequence[str]) -> Rules:
     )
 
 
-def empty_squares(variants: Sequence[str], rng: random.Random) -> list[int]:
-    """The four squares left without a pyramid, in reading order."""
-    if "hole" in variants:
-        chosen = [SQUARES[name] for name in CENTRE]
-    elif "random" in variants:
-        chosen = rng.sample(range(64), 4)
-    else:
-        chosen = [SQUARES[name] for name in CORNERS]
+def empty_squares(variants: Sequence[str], rng: random.Random) -> list[Square]:
+    """The four squares a new game leaves without a pyramid, in reading order."""
+    fixed = expected_gaps(variants)
+    chosen = fixed if fixed is not None else [SQUARES[sq] for sq in rng.sample(range(64), 4)]
     return sorted(chosen)
 
 
-def starting_position(
-    numplayers: int, variants: Sequence[str], seed: int | str | None = None
-) -> Position:
-    """A new game's position: 60 shuffled pyramids, four gaps, no caps.
+def expected_gaps(variants: Sequence[str]) -> list[Square] | None:
+    """The four empty squares every start of these variants has, in reading order;
+    None with ``random``, where any four squares may be empty."""
+    if "random" in variants:
+        return None
+    return sorted(CENTRE if "hole" in variants else CORNERS)
 
-    The same ``seed`` and variants always give the same board; ``None`` draws a
-    fresh one.
-    """
-    rng = random.Random(seed)
-    gaps = set(empty_squares(variants, rng))
-    bag = [kind for kind in KINDS for _ in range(PER_KIND)]
-    rng.shuffle(bag)
-    pile = iter(bag)
-    board = [EMPTY if sq in gaps else next(pile) for sq in range(64)]
-    return Position(rules_for(numplayers, variants), board, [0] * 64)

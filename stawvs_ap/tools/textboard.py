@@ -12,15 +12,13 @@ score, and whose turn it is, or who won.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from . import pyramids
-from .board import FILES
-from .position import EMPTY, Position
-from .scoring import group_collection, score
-
-if TYPE_CHECKING:
-    from .game import StawvsGame
+from ..core.position import EMPTY, Position
+from ..core.pyramids import PYRAMIDS
+from ..core.scoring import group_collection, score
+from ..core.squares import FILES
+from ..host.game import StawvsGame
 
 __all__ = ["CAP_MARK", "board_text", "square_token"]
 
@@ -34,7 +32,7 @@ def square_token(position: Position, sq: int) -> str:
     pyramid = position.board[sq]
     if pyramid == EMPTY:
         return "."
-    token = pyramids.pyramid_code(pyramid)
+    token = PYRAMIDS[pyramid].code
     if position.caps[sq]:
         token += f"{CAP_MARK}{position.caps[sq]}"
     return token
@@ -54,9 +52,9 @@ def _collection_text(collection: Sequence[int]) -> str:
     """Trees in brackets with their points, then the other stacks; ``-`` when empty."""
     parts = []
     for stack in group_collection(collection):
-        codes = " ".join(pyramids.pyramid_code(p) for p in stack)
+        codes = " ".join(PYRAMIDS[p].code for p in stack)
         if len(stack) == 3:
-            points = 7 if len({pyramids.colour_of(p) for p in stack}) == 1 else 5
+            points = 7 if len({p // 3 for p in stack}) == 1 else 5
             parts.append(f"[{codes}]={points}")
         else:
             parts.append(codes)
@@ -85,8 +83,8 @@ def board_text(game: StawvsGame, *, names: Sequence[str] | None = None) -> str:
         labels = [str(n) for n in names][: game.numplayers] + labels[len(names) :]
     lines = _board_lines(position)
     lines.append("")
-    if position.lastmove:
-        lines.append(f"Last move: {position.lastmove}")
+    if game.lastmove:
+        lines.append(f"Last move: {game.lastmove}")
     for player, collection in enumerate(position.captured, start=1):
         passed = " (passed)" if player in position.eliminated else ""
         lines.append(

@@ -3,7 +3,8 @@
 Squares are numbered in reading order, the order in which the board is drawn:
 ``0`` is a8, ``7`` is h8, ``56`` is a1 and ``63`` is h1. So a square's render
 row is ``square // 8`` and its column ``square % 8``, and ascending numbers are
-the "reading order" the rules use for final captures.
+the "reading order" the rules use for final captures. A :class:`Square` is such
+a number (an ``int``) that also knows its name.
 """
 
 from __future__ import annotations
@@ -11,24 +12,18 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
-    "ALL_SQUARES",
     "BB_ALL",
-    "DIRECTIONS",
+    "FILES",
     "LINES",
     "PATHS",
     "RAYS",
     "SQUARES",
     "SQUARE_NAMES",
-    "bit",
+    "Square",
     "iter_squares",
     "next_to",
-    "parse_square",
     "reach",
-    "square",
     "square_at",
-    "square_col",
-    "square_name",
-    "square_row",
 ]
 
 FILES: Final = "abcdefgh"
@@ -37,9 +32,60 @@ RANKS: Final = "12345678"
 SQUARE_NAMES: Final[tuple[str, ...]] = tuple(
     f"{FILES[col]}{8 - row}" for row in range(8) for col in range(8)
 )
-SQUARES: Final[dict[str, int]] = {name: i for i, name in enumerate(SQUARE_NAMES)}
 ALL_SQUARES: Final[range] = range(64)
 BB_ALL: Final[int] = (1 << 64) - 1
+
+
+class Square(int):
+    """A square of the board: its number in reading order (a8 = 0 … h1 = 63).
+
+    An ``int``, so squares index tables and shift bitmasks directly; it also
+    knows its name, row and column. ``Square.parse("c3")`` reads a name;
+    ``str(square)`` writes it. The 64 squares are made once (:data:`SQUARES`).
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, name: str) -> Square:
+        """The square named ``name`` (``"c3"``, any case); ``ValueError`` if none is."""
+        found = _BY_NAME.get(name.lower()) if isinstance(name, str) else None
+        if found is None:
+            raise ValueError(f"not a square: {name!r}")
+        return found
+
+    @classmethod
+    def at(cls, row: int, col: int) -> Square:
+        """The square at render coordinates (row 0 is rank 8, column 0 is file a)."""
+        if not (0 <= row < 8 and 0 <= col < 8):
+            raise ValueError(f"({row}, {col}) is off the board")
+        return SQUARES[row * 8 + col]
+
+    @property
+    def name(self) -> str:
+        return SQUARE_NAMES[self]
+
+    @property
+    def row(self) -> int:
+        """Render row: 0 is rank 8."""
+        return self >> 3
+
+    @property
+    def col(self) -> int:
+        """Render column: 0 is file a."""
+        return self & 7
+
+    def __str__(self) -> str:
+        return SQUARE_NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Square.parse({SQUARE_NAMES[self]!r})"
+
+
+#: The 64 squares, by number.
+SQUARES: Final[tuple[Square, ...]] = tuple(Square(sq) for sq in ALL_SQUARES)
+_BY_NAME: Final[dict[str, Square]] = {sq.name: sq for sq in SQUARES}
+
 
 #: The eight queen directions as (row step, column step).
 DIRECTIONS: Final[tuple[tuple[int, int], ...]] = (
@@ -64,44 +110,11 @@ RAYS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 )
 
 
-def square(name: str) -> int:
-    """Return the square number of a name such as ``"c3"``; raise ``ValueError`` if invalid."""
-    try:
-        return SQUARES[name]
-    except KeyError:
-        raise ValueError(f"not a square: {name!r}") from None
-
-
-def parse_square(name: str) -> int | None:
-    """Return the square number of ``name`` (lower case, e.g. ``"c3"``), or None."""
-    return SQUARES.get(name)
-
-
-def square_name(sq: int) -> str:
-    """Return the name (``"a8"`` … ``"h1"``) of square number ``sq``."""
-    return SQUARE_NAMES[sq]
-
-
-def square_row(sq: int) -> int:
-    """Render row of a square: 0 is rank 8."""
-    return sq >> 3
-
-
-def square_col(sq: int) -> int:
-    """Render column of a square: 0 is file a."""
-    return sq & 7
-
-
-def square_at(row: int, col: int) -> int | None:
-    """Square at render coordinates, or None off the board."""
-    if 0 <= row < 8 and 0 <= col < 8:
-        return row * 8 + col
+def square_at(row: object, col: object) -> Square | None:
+    """The square at render coordinates, or None off the board (or for non-integers)."""
+    if type(row) is int and type(col) is int and 0 <= row < 8 and 0 <= col < 8:
+        return SQUARES[row * 8 + col]
     return None
-
-
-def bit(sq: int) -> int:
-    """The bitmask with only ``sq`` set."""
-    return 1 << sq
 
 
 def iter_squares(mask: int) -> list[int]:

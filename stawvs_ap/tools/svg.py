@@ -12,18 +12,16 @@ on nothing but the position shown, so the same position gives the same bytes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
-from . import pyramids
-from .board import FILES, square_col, square_row
-from .errors import StawvsError
-from .notation import Move, MoveSyntaxError, parse_move
-from .position import EMPTY, Position
-from .scoring import group_collection, score
-
-if TYPE_CHECKING:
-    from .game import StawvsGame
+from ..core.moves import Move, MoveSyntaxError
+from ..core.position import EMPTY, Position
+from ..core.pyramids import PYRAMIDS
+from ..core.scoring import group_collection, score
+from ..core.squares import FILES
+from ..errors import ErrorCode, StawvsError
+from ..host.game import StawvsGame
 
 __all__ = ["CAP_COLOURS", "PYRAMID_COLOURS", "board_svg"]
 
@@ -73,8 +71,8 @@ class _Canvas:
 
     def corner(self, sq: int) -> tuple[float, float]:
         return (
-            self.margin + square_col(sq) * self.square,
-            self.top + square_row(sq) * self.square,
+            self.margin + (sq & 7) * self.square,
+            self.top + (sq >> 3) * self.square,
         )
 
     def centre(self, sq: int) -> tuple[float, float]:
@@ -88,22 +86,22 @@ class _Canvas:
 
 def _triangle(cx: float, base_y: float, width: float, pyramid: int, *, pips: bool) -> list[str]:
     """An upward triangle of ``pyramid``'s colour standing on ``base_y``."""
-    colour = pyramids.colour_of(pyramid)
+    colour = pyramid // 3
     height = width * 1.05
     points = (
         f"{_num(cx - width / 2)},{_num(base_y)} {_num(cx + width / 2)},{_num(base_y)} "
         f"{_num(cx)},{_num(base_y - height)}"
     )
-    dash = ' stroke-dasharray="3 2"' if pyramids.is_ghost(pyramid) else ""
+    dash = ' stroke-dasharray="3 2"' if PYRAMIDS[pyramid].is_ghost else ""
     out = [
-        f'<polygon class="pyramid" data-code="{pyramids.pyramid_code(pyramid)}" '
+        f'<polygon class="pyramid" data-code="{PYRAMIDS[pyramid].code}" '
         f'points="{points}" fill="{PYRAMID_COLOURS[colour]}" '
         f'stroke="{_PYRAMID_OUTLINES[colour]}" stroke-width="{_num(max(1.0, width / 30))}"'
         f' stroke-linejoin="round"{dash}/>'
     ]
     if pips:
         # Real pyramids carry one, two or three pips near the base.
-        size = pyramids.size_of(pyramid)
+        size = pyramid % 3 + 1
         radius = max(1.2, width * 0.06)
         gap = radius * 3
         y = base_y - radius * 2.2
@@ -163,7 +161,7 @@ def _pieces(canvas: _Canvas, position: Position) -> list[str]:
             continue
         cx, cy = canvas.centre(sq)
         base = cy + sq_size * 0.4
-        width = sq_size * _TRIANGLE_WIDTH[pyramids.size_of(pyramid)]
+        width = sq_size * _TRIANGLE_WIDTH[pyramid % 3 + 1]
         out.extend(_triangle(cx, base, width, pyramid, pips=True))
         player = position.caps[sq]
         if player:
@@ -178,10 +176,8 @@ def _pieces(canvas: _Canvas, position: Position) -> list[str]:
     return out
 
 
-def _last_move(canvas: _Canvas, position: Position) -> list[str]:
-    try:
-        move = parse_move(position.lastmove or "")
-    except MoveSyntaxError:  # an ending such as "resign": nothing to draw
+def _last_move(canvas: _Canvas, move: Move | None) -> list[str]:
+    if move is None:
         return []
     sq_size = canvas.square
     if move.source is not None and move.dest is None:
@@ -225,13 +221,9 @@ def _move_arrow(canvas: _Canvas, move: Move) -> list[str]:
     ]
 
 
-def _highlights(canvas: _Canvas, position: Position) -> list[str]:
+def _highlights(canvas: _Canvas, move: Move | None) -> list[str]:
     """Tint FROM and TO of the last collection move, as chess diagrams do."""
-    try:
-        move = parse_move(position.lastmove or "")
-    except MoveSyntaxError:
-        return []
-    if move.dest is None or move.source is None:
+    if move is None or move.dest is None or move.source is None:
         return []
     out = []
     for sq in (move.source, move.dest):
@@ -246,7 +238,7 @@ def _highlights(canvas: _Canvas, position: Position) -> list[str]:
 def _stack_height(unit: float, stack: Sequence[int]) -> float:
     """How tall :func:`_stack` draws ``stack``: each pyramid rises half its height above
     the one below, and the top one shows whole."""
-    heights = [unit * _TRIANGLE_WIDTH[pyramids.size_of(p)] * 1.05 for p in stack]
+    heights = [unit * _TRIANGLE_WIDTH[p % 3 + 1] * 1.05 for p in stack]
     return sum(h * 0.5 for h in heights[:-1]) + heights[-1]
 
 
@@ -255,7 +247,7 @@ def _stack(cx: float, base_y: float, unit: float, stack: Sequence[int]) -> list[
     out: list[str] = []
     y = base_y
     for pyramid in stack:
-        width = unit * _TRIANGLE_WIDTH[pyramids.size_of(pyramid)]
+        width = unit * _TRIANGLE_WIDTH[pyramid % 3 + 1]
         out.extend(_triangle(cx, y, width, pyramid, pips=False))
         y -= width * 1.05 * 0.5
     return out
@@ -290,7 +282,7 @@ def _collections(
                 cx = canvas.margin + slot * (0.5 + i)
                 out.extend(_stack(cx, y, unit, stack))
                 if len(stack) == 3:
-                    tree_points = 7 if len({pyramids.colour_of(p) for p in stack}) == 1 else 5
+                    tree_points = 7 if len({p // 3 for p in stack}) == 1 else 5
                     out.append(_text(cx, y + font * 0.95, str(tree_points),
                                      font_size=font * 0.75, text_anchor="middle", fill="#424242"))
             y += font * (1.0 if any(len(stack) == 3 for stack in line) else 0.3)
@@ -298,41 +290,78 @@ def _collections(
     return out, y
 
 
-def _status(game: StawvsGame, names: Sequence[str]) -> str:
-    position = game.position
-    if game.gameover:
-        winners = ", ".join(names[p - 1] for p in game.winner) or "nobody"
-        return f"Game over. Winner{'s' if len(game.winner) > 1 else ''}: {winners}"
+def _status(position: Position, winners: Sequence[int] | None, names: Sequence[str]) -> str:
+    if winners is not None:
+        shown = ", ".join(names[p - 1] for p in winners) or "nobody"
+        return f"Game over. Winner{'s' if len(winners) > 1 else ''}: {shown}"
     phase = "placing caps" if position.mode == "place" else "collecting"
     return f"{names[position.currplayer - 1]} to move ({phase})"
 
 
-def board_svg(game: StawvsGame, size: int = 560, *, names: Sequence[str] | None = None) -> str:
-    """Return a standalone SVG document picturing the position ``game`` shows.
+def _arrow(canvas: _Canvas, source: int, dest: int) -> list[str]:
+    sq_size = canvas.square
+    (x1, y1), (x2, y2) = canvas.centre(source), canvas.centre(dest)
+    return [
+        f'<line class="arrow" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
+        f'stroke="#1565c0" stroke-width="{_num(sq_size * 0.08)}" stroke-opacity="0.7" '
+        'stroke-linecap="round" marker-end="url(#arrowhead)"/>'
+    ]
+
+
+def _as_move(value: Move | str | None) -> Move | None:
+    if value is None or isinstance(value, Move):
+        return value
+    try:
+        return Move.parse(value)
+    except MoveSyntaxError:  # an ending such as "resign": nothing to draw
+        return None
+
+
+def board_svg(
+    shown: StawvsGame | Position,
+    size: int = 560,
+    *,
+    lastmove: Move | str | None = None,
+    arrows: Sequence[tuple[int, int]] = (),
+    names: Sequence[str] | None = None,
+) -> str:
+    """Return a standalone SVG document picturing a position, or the position a game shows.
 
     ``size`` is the picture's width in pixels (240–4000); the height follows
-    from the collections. ``names`` label the players (default "Player 1", …);
-    all text is XML-escaped. The result depends only on the position shown
-    (``game.position``, whether the game is over and who won), never on time.
+    from the collections. ``lastmove`` is drawn (a game's own last move by
+    default); ``arrows`` are extra ``(from, to)`` squares to point out, such as
+    a hint. ``names`` label the players (default "Player 1", …); all text is
+    XML-escaped. The result depends only on what is shown, never on time.
     """
     if isinstance(size, bool) or not isinstance(size, int) or not _MIN_SIZE <= size <= _MAX_SIZE:
         raise StawvsError(
-            "BAD_ARGUMENT", f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
+            ErrorCode.BAD_ARGUMENT, f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
         )
-    numplayers = game.numplayers
+    if isinstance(shown, StawvsGame):
+        position = shown.position
+        winners = shown.winner if shown.gameover else None
+        move = _as_move(shown.lastmove if lastmove is None else lastmove)
+    elif isinstance(shown, Position):
+        position = shown
+        winners = shown.winners() if shown.is_over else None
+        move = _as_move(lastmove)
+    else:
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot draw {type(shown).__name__}")
+    numplayers = position.rules.numplayers
     labels = [f"Player {p}" for p in range(1, numplayers + 1)]
     if names is not None:
         labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
-    position = game.position
     canvas = _Canvas(size)
     body: list[str] = []
-    status = _status(game, labels)
+    status = _status(position, winners, labels)
     body.append(_text(canvas.margin, canvas.top * 0.62, status, font_size=canvas.square * 0.34,
                       font_family="sans-serif", font_weight="bold", fill="#212121"))
     body.extend(_board(canvas, position))
-    body.extend(_highlights(canvas, position))
+    body.extend(_highlights(canvas, move))
     body.extend(_pieces(canvas, position))
-    body.extend(_last_move(canvas, position))
+    body.extend(_last_move(canvas, move))
+    for source, dest in arrows:
+        body.extend(_arrow(canvas, source, dest))
     start = canvas.board_bottom + canvas.square * 0.6
     collections, bottom = _collections(canvas, position, labels, start)
     body.extend(collections)

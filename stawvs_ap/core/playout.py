@@ -1,0 +1,62 @@
+"""Random moves and random playouts, for bots: the move generator, sampled.
+
+:func:`random_move` draws a legal move uniformly at random from
+:meth:`Position.slides <stawvs_ap.core.position.Position.slides>` and
+:meth:`~stawvs_ap.core.position.Position.claims`, the generator that
+:meth:`~stawvs_ap.core.position.Position.legal_moves` expands, without listing
+every move; :func:`random_playout` plays such moves to the end of the game.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from itertools import accumulate
+
+from .moves import PASS, Move
+from .position import Position
+from .squares import LINES, SQUARES, iter_squares
+
+__all__ = ["random_move", "random_playout"]
+
+
+def random_move(position: Position, rng: random.Random) -> Move:
+    """A legal move of ``position`` chosen uniformly at random.
+
+    Raises ``IndexError`` once every player has passed. Listing every claim of
+    every slide costs a line walk per slide, so this samples by rejection: each
+    slide gets as many slots as there are free pyramids on its landing square's
+    lines (at least its number of claims; exactly one with ``hey``), a slot is
+    drawn uniformly, and it is kept when that slide has a claim of that number.
+    Every legal move owns exactly one slot, so each is equally likely.
+    """
+    if position.is_over:
+        raise IndexError("every player has passed: there is no move to choose")
+    if position.mode == "place":
+        return Move(SQUARES[rng.choice(iter_squares(position.free))])
+    if position.currplayer in position.eliminated:
+        return PASS
+    slides = list(position.slides())
+    if not slides:
+        return PASS
+    if position.rules.hey:
+        source, dest = rng.choice(slides)
+        return Move(source, dest, source)
+    free = position.free
+    ends = list(accumulate([(LINES[d] & (free | 1 << s)).bit_count() for s, d in slides]))
+    while True:
+        slot = rng.randrange(ends[-1])
+        index = bisect_right(ends, slot)
+        source, dest = slides[index]
+        claims = position.claims(source, dest)
+        slot -= ends[index - 1] if index else 0
+        if slot < len(claims):
+            return Move(source, dest, claims[slot])
+
+
+def random_playout(position: Position, rng: random.Random) -> Position:
+    """The final position after uniformly random legal moves from ``position``
+    (final captures included)."""
+    while not position.is_over:
+        position, _ = position.play(random_move(position, rng))
+    return position

@@ -1,0 +1,435 @@
+"""A Stawvs position and its rules: legal moves, and what a move does.
+
+A :class:`Position` is a value: it is never changed once made, two positions
+holding the same game state are equal and hash alike, and
+:meth:`Position.play` returns a new position with the events the move caused.
+This module knows nothing of JSON, rendering, wording or the host contract.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from ..errors import ErrorCode
+from .events import Event, FinalCapture, GameEnded, Moved, Passed, Placed
+from .moves import PASS, Move
+from .notation import PositionFields, format_position, parse_position
+from .pyramids import COLOURED, PER_KIND, PYRAMIDS, Pyramid
+from .scoring import score
+from .squares import PATHS, RAYS, SQUARE_NAMES, SQUARES, Square, iter_squares, next_to
+from .variants import Rules, check_variants, empty_squares, rules_for
+
+__all__ = ["EMPTY", "Mode", "Position"]
+
+Mode = Literal["place", "collect"]
+#: The pyramid value of a square with no pyramid.
+EMPTY: Final = -1
+_BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
+
+
+def _occupied_mask(board: Sequence[int]) -> int:
+    # A board has few empty squares, which list.index finds in C.
+    occupied = (1 << 64) - 1
+    at = -1
+    for _ in range(board.count(EMPTY)):
+        at = board.index(EMPTY, at + 1)
+        occupied ^= _BITS[at]
+    return occupied
+
+
+def _capped_mask(caps: Sequence[int]) -> int:
+    capped = 0
+    for sq in range(64):
+        if caps[sq]:
+            capped |= _BITS[sq]
+    return capped
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Position:
+    """The board, the caps, the collections and whose turn it is.
+
+    ``board[sq]`` is a pyramid number (see :class:`~stawvs_ap.core.pyramids.Pyramid`)
+    or :data:`EMPTY`; ``caps[sq]`` the player whose cap stands on ``sq``, or 0;
+    ``captured[p - 1]`` player p's collection in capture order; ``eliminated``
+    the players who have passed, in the order they did. ``occupied`` and
+    ``capped`` are bitmasks of the squares holding a pyramid and a cap, derived
+    from the board (they take no part in equality).
+    """
+
+    rules: Rules
+    board: tuple[int, ...] = field(repr=False)
+    caps: tuple[int, ...] = field(repr=False)
+    currplayer: int
+    eliminated: tuple[int, ...]
+    captured: tuple[tuple[int, ...], ...]
+    occupied: int = field(init=False, compare=False, repr=False)
+    capped: int = field(init=False, compare=False, repr=False)
+
+    def __init__(
+        self,
+        rules: Rules,
+        board: Sequence[int],
+        caps: Sequence[int] | None = None,
+        currplayer: int = 1,
+        eliminated: Sequence[int] = (),
+        captured: Sequence[Sequence[int]] | None = None,
+        *,
+        _masks: tuple[int, int] | None = None,
+    ) -> None:
+        if _masks is None:
+            board = tuple(board)
+            caps = (0,) * 64 if caps is None else tuple(caps)
+            if len(board) != 64 or len(caps) != 64:
+                raise ValueError("a board has 64 squares")
+            eliminated = tuple(eliminated)
+            captured = (
+                ((),) * rules.numplayers if captured is None else tuple(map(tuple, captured))
+            )
+            occupied, capped = _occupied_mask(board), _capped_mask(caps)
+        else:
+            # play() passes tuples and the masks it already knows: converting and
+            # counting again would double the cost of a move.
+            occupied, capped = _masks
+        setattr_ = object.__setattr__  # frozen: only __init__ sets the fields
+        setattr_(self, "rules", rules)
+        setattr_(self, "board", board)
+        setattr_(self, "caps", caps)
+        setattr_(self, "currplayer", currplayer)
+        setattr_(self, "eliminated", eliminated)
+        setattr_(self, "captured", captured)
+        setattr_(self, "occupied", occupied)
+        setattr_(self, "capped", capped)
+
+    @classmethod
+    def initial(
+        cls, numplayers: int, variants: Sequence[str] = (), seed: int | str | None = None
+    ) -> Position:
+        """A new game's position: 60 shuffled pyramids, four gaps, no caps.
+
+        The same ``seed`` and variants always give the same board; ``None``
+        draws a fresh one. Raises ``ValueError`` for unknown variants.
+        """
+        chosen = check_variants(variants)
+        rng = random.Random(seed)
+        gaps = set(empty_squares(chosen, rng))
+        bag = [kind for kind in COLOURED for _ in range(PER_KIND)]
+        rng.shuffle(bag)
+        pile = iter(bag)
+        board = [EMPTY if sq in gaps else int(next(pile)) for sq in range(64)]
+        return cls(rules_for(numplayers, chosen), board)
+
+    @classmethod
+    def from_notation(cls, text: str, variants: Sequence[str] = ()) -> Position:
+        """The position a notation (see :mod:`stawvs_ap.core.notation`) describes,
+        played under ``variants``; the player count is its number of collections.
+
+        Raises ``ValueError`` for text that is not a position of 2–4 players,
+        or whose mode is not the one its caps give. Whether the position obeys
+        every rule is checked by :meth:`StawvsGame.from_position
+        <stawvs_ap.StawvsGame.from_position>`.
+        """
+        fields = parse_position(text)
+        numplayers = len(fields.captured)
+        if not 2 <= numplayers <= 4:
+            raise ValueError(f"a position has 2 to 4 collections (players), not {numplayers}")
+        position = cls(
+            rules_for(numplayers, check_variants(variants)), fields.board, fields.caps,
+            fields.currplayer, fields.eliminated, fields.captured,
+        )
+        if position.mode != fields.mode:
+            raise ValueError(
+                f"the mode is {position.mode!r} when {position.capped.bit_count()} of "
+                f"{position.rules.total_caps} caps are on the board, not {fields.mode!r}"
+            )
+        return position
+
+    def notation(self) -> str:
+        """This position in the one-line notation of :mod:`stawvs_ap.core.notation`;
+        ``Position.from_notation(p.notation(), variants) == p``."""
+        return format_position(PositionFields(
+            list(self.board), list(self.caps), self.currplayer, self.mode,
+            [list(c) for c in self.captured], list(self.eliminated),
+        ))
+
+    # -- what is where --------------------------------------------------------
+
+    def pyramid_at(self, square: int) -> Pyramid | None:
+        """The pyramid on ``square``, or None."""
+        pyramid = self.board[square]
+        return None if pyramid == EMPTY else PYRAMIDS[pyramid]
+
+    def cap_at(self, square: int) -> int | None:
+        """The player whose cap stands on ``square``, or None."""
+        return self.caps[square] or None
+
+    def collection(self, player: int) -> tuple[Pyramid, ...]:
+        """Player ``player``'s collection, in capture order."""
+        return tuple(PYRAMIDS[p] for p in self.captured[player - 1])
+
+    def cap_squares(self, player: int) -> list[Square]:
+        """The squares of ``player``'s caps, in reading order."""
+        caps = self.caps
+        out = []
+        sq = -1
+        for _ in range(caps.count(player) if player > 0 else 0):
+            sq = caps.index(player, sq + 1)
+            out.append(SQUARES[sq])
+        return out
+
+    @property
+    def free(self) -> int:
+        """Bitmask of the squares holding a pyramid and no cap."""
+        return self.occupied & ~self.capped
+
+    @property
+    def mode(self) -> Mode:
+        """``"place"`` until every cap is on the board, then ``"collect"``."""
+        return "collect" if self.capped.bit_count() >= self.rules.total_caps else "place"
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every player has passed, which ends the game."""
+        return len(self.eliminated) == self.rules.numplayers
+
+    def scores(self) -> list[int]:
+        """Each player's score from their collection (caps' pyramids count once collected)."""
+        return [score(c) for c in self.captured]
+
+    def winners(self) -> list[int]:
+        """The players with the top score, ascending."""
+        scores = self.scores()
+        best = max(scores)
+        return [p for p, s in enumerate(scores, start=1) if s == best]
+
+    # -- the rules of movement --------------------------------------------------
+
+    def can_slide(self, source: int, dest: int) -> bool:
+        """Whether a cap on ``source`` can slide to ``dest``: one straight line, every
+        square on the way and ``dest`` holding a pyramid and no cap."""
+        path = PATHS[source][dest]
+        return path != 0 and not path & ~(self.occupied & ~self.capped)
+
+    def can_claim(self, source: int, dest: int, target: int) -> bool:
+        """Whether, after sliding from ``source`` to ``dest``, ``target`` may be claimed:
+        in a straight free line from ``dest``, where the vacated ``source`` counts as
+        free; with ``hey`` only ``source`` itself."""
+        if self.rules.hey:
+            return target == source
+        path = PATHS[dest][target]
+        return path != 0 and not path & ~(self.occupied & ~self.capped | 1 << source)
+
+    def can_move(self, player: int) -> bool:
+        """Whether ``player`` has a collection move: some cap next to a free pyramid.
+
+        A cap that can slide can always claim the square it left, so one free
+        neighbour is enough.
+        """
+        caps = self.caps
+        candidates = self.capped & next_to(self.occupied & ~self.capped)
+        while candidates:
+            low = candidates & -candidates
+            if caps[low.bit_length() - 1] == player:
+                return True
+            candidates ^= low
+        return False
+
+    def must_pass(self) -> bool:
+        """Whether the player to move can only pass (collection phase, game not over)."""
+        return (
+            not self.is_over
+            and self.mode == "collect"
+            and (self.currplayer in self.eliminated or not self.can_move(self.currplayer))
+        )
+
+    def problem(self, move: Move) -> ErrorCode | None:
+        """Why ``move`` (complete or partial) cannot be played by the player to move,
+        as the first rule it breaks in the order of docs/CONTRACT.md §3; None when
+        it is valid so far. Knows nothing of a game ended by a host (resignation…)."""
+        source, dest, target, is_pass = move
+        if is_pass:
+            return None if self.must_pass() else ErrorCode.NOPASS
+        if source is None:  # the empty move: nothing chosen yet
+            return None
+        free = self.occupied & ~self.capped
+        if self.capped.bit_count() < self.rules.total_caps:  # placing caps
+            if dest is not None or not free >> source & 1:
+                return ErrorCode.BAD_PLACEMENT
+            return None
+        player = self.currplayer
+        if target is not None and player in self.eliminated:
+            return ErrorCode.MUST_PASS
+        if self.caps[source] != player:
+            return ErrorCode.BAD_START
+        if dest is None:
+            return None
+        path = PATHS[source][dest]  # what can_slide checks
+        if not path or path & ~free:
+            return ErrorCode.BAD_MOVE
+        if target is None:
+            return None
+        if self.rules.hey:
+            return None if target == source else ErrorCode.BAD_CLAIM_HEY
+        path = PATHS[dest][target]  # what can_claim checks
+        if not path or path & ~(free | 1 << source):
+            return ErrorCode.BAD_CLAIM
+        return None
+
+    def is_complete(self, move: Move) -> bool:
+        """Whether ``move`` has every part a move needs here (legal or not)."""
+        if move.is_pass or move.target is not None:
+            return True
+        return self.mode == "place" and move.source is not None and move.dest is None
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is a legal complete move of the player to move."""
+        return not self.is_over and self.is_complete(move) and self.problem(move) is None
+
+    # -- the one move generator -------------------------------------------------
+
+    def slides(self) -> Iterator[tuple[Square, Square]]:
+        """Every ``(source, dest)`` slide of the player to move, cap by cap in reading
+        order, each cap's rays in direction order, squares outward."""
+        free = self.occupied & ~self.capped
+        for source in self.cap_squares(self.currplayer):
+            for ray in RAYS[source]:
+                for dest in ray:
+                    if not free >> dest & 1:
+                        break
+                    yield source, SQUARES[dest]
+
+    def claims(self, source: int, dest: int) -> list[Square]:
+        """The squares claimable after the slide ``source``-``dest``, ray by ray outward."""
+        if self.rules.hey:
+            return [SQUARES[source]]
+        claimable = self.occupied & ~self.capped | 1 << source
+        out = []
+        for ray in RAYS[dest]:
+            for target in ray:
+                if not claimable >> target & 1:
+                    break
+                out.append(SQUARES[target])
+        return out
+
+    def legal_moves(self) -> Iterator[Move]:
+        """Every legal complete move of the player to move (``pass`` when there is no
+        other); nothing once every player has passed."""
+        if self.is_over:
+            return
+        if self.mode == "place":
+            for sq in iter_squares(self.occupied & ~self.capped):
+                yield Move(SQUARES[sq])
+            return
+        found = False
+        if self.currplayer not in self.eliminated:
+            for source, dest in self.slides():
+                for target in self.claims(source, dest):
+                    found = True
+                    yield Move(source, dest, target)
+        if not found:
+            yield PASS
+
+    def legal_move_strings(self) -> list[str]:
+        """:meth:`legal_moves` as move strings (hosts ask for these on every turn),
+        from the same generator without making a :class:`Move` for each."""
+        if self.is_over:
+            return []
+        names = SQUARE_NAMES
+        if self.mode == "place":
+            return [names[sq] for sq in iter_squares(self.occupied & ~self.capped)]
+        out: list[str] = []
+        if self.currplayer not in self.eliminated:
+            for source, dest in self.slides():
+                prefix = f"{names[source]}-{names[dest]},"
+                out.extend([prefix + names[target] for target in self.claims(source, dest)])
+        return out or ["pass"]
+
+    # -- playing ------------------------------------------------------------------
+
+    def play(self, move: Move) -> tuple[Position, tuple[Event, ...]]:
+        """The position after the legal complete ``move``, and what happened.
+
+        The caller guarantees legality (check with :meth:`is_legal`), as
+        python-chess's ``push`` does; the position itself never changes.
+        """
+        player = self.currplayer
+        rules = self.rules
+        following = player % rules.numplayers + 1
+        if move.is_pass:
+            return self._pass(player, following)
+        source = move.source
+        assert source is not None
+        if move.target is None:  # a placement
+            caps = self.caps[:source] + (player,) + self.caps[source + 1 :]
+            after = Position(
+                rules, self.board, caps, following, self.eliminated, self.captured,
+                _masks=(self.occupied, self.capped | 1 << source),
+            )
+            return after, (Placed(player, source, PYRAMIDS[self.board[source]]),)
+        dest, target = move.dest, move.target
+        assert dest is not None
+        claimed = self.board[target]
+        board = self.board[:target] + (EMPTY,) + self.board[target + 1 :]
+        caps = list(self.caps)
+        caps[dest] = player
+        caps[source] = 0
+        collections = list(self.captured)
+        collections[player - 1] += (claimed,)
+        after = Position(
+            rules, board, tuple(caps), following, self.eliminated, tuple(collections),
+            _masks=(self.occupied & ~(1 << target), self.capped ^ (1 << source | 1 << dest)),
+        )
+        return after, (Moved(player, source, dest, target, PYRAMIDS[claimed]),)
+
+    def _pass(self, player: int, following: int) -> tuple[Position, tuple[Event, ...]]:
+        if player in self.eliminated:
+            passed = Passed(player, first=False)
+            eliminated = self.eliminated
+        else:
+            under = tuple(PYRAMIDS[self.board[sq]] for sq in self.cap_squares(player))
+            passed = Passed(player, first=True, under_caps=under)
+            eliminated = (*self.eliminated, player)
+        after = Position(
+            self.rules, self.board, self.caps, following, eliminated, self.captured,
+            _masks=(self.occupied, self.capped),
+        )
+        if not after.is_over:
+            return after, (passed,)
+        captures: tuple[FinalCapture, ...] = ()
+        if not self.rules.finalfree:
+            after, captures = after._final_captures()
+        return after, (passed, *captures, GameEnded(tuple(after.winners())))
+
+    def _final_captures(self) -> tuple[Position, tuple[FinalCapture, ...]]:
+        """Each cap's pyramid joins its owner's collection, squares in reading order;
+        a ghost of its size stays under the cap."""
+        board = list(self.board)
+        collections = list(self.captured)
+        captures = []
+        for sq in iter_squares(self.capped):
+            pyramid = board[sq]
+            if pyramid == EMPTY or PYRAMIDS[pyramid].is_ghost:
+                continue
+            owner = self.caps[sq]
+            collections[owner - 1] += (pyramid,)
+            board[sq] = PYRAMIDS[pyramid].ghost
+            captures.append(FinalCapture(owner, SQUARES[sq], PYRAMIDS[pyramid]))
+        after = Position(
+            self.rules, tuple(board), self.caps, self.currplayer, self.eliminated,
+            tuple(collections), _masks=(self.occupied, self.capped),
+        )
+        return after, tuple(captures)
+
+    def with_cap_moved(self, source: int, dest: int) -> Position:
+        """This position with the cap on ``source`` standing on ``dest`` instead, and
+        nothing else changed: what a partial move ``FROM-TO`` shows."""
+        caps = list(self.caps)
+        caps[dest] = caps[source]
+        caps[source] = 0
+        return Position(
+            self.rules, self.board, tuple(caps), self.currplayer, self.eliminated, self.captured,
+            _masks=(self.occupied, self.capped ^ (1 << source | 1 << dest)),
+        )

@@ -1,0 +1,7 @@
+"""Records and replay: the floor above the host contract."""
+
+from __future__ import annotations
+
+from .replay import from_record
+
+__all__ = ["from_record"]

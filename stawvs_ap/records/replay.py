@@ -1,0 +1,321 @@
+"""Replaying a game record (docs/CONTRACT.md §8): :func:`from_record`, the one way in.
+
+Every move is validated as a host would; a record that cannot be read or
+replayed, or whose header says something the replay does not give, raises
+:class:`~stawvs_ap.errors.InvalidRecordError` (code ``BAD_RECORD``) saying
+where and why.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from ..core.notation import parse_board
+from ..core.position import EMPTY, Position
+from ..core.pyramids import PER_KIND, PYRAMIDS
+from ..core.squares import SQUARE_NAMES
+from ..core.variants import check_variants, expected_gaps, rules_for
+from ..errors import InvalidRecordError, StawvsError
+from ..host.game import StawvsGame
+from ..host.metadata import GAMEINFO, variant_ids_from_display_names
+from ..host.record import notable_results, ranks, record_time
+from ..state.entry import ENDINGS, Entry
+from ..state.format import MAX_STATE_BYTES
+from ..state.timestamps import utc_now
+from ..state.writer import state_dict
+
+__all__ = ["apply_move_or_ending", "from_record"]
+
+_ENDING_RESULT: Final = {"resign": "resigned", "timeout": "timeout"}
+
+
+class _ReplayClock:
+    """Timestamps for replayed moves: the record's start for every move but the
+    last, its end for the last (the record keeps no other times), then the real
+    time for anything played after the replay."""
+
+    def __init__(self, start: str, end: str, plies: int) -> None:
+        self.start, self._end, self._left = start, end, plies
+
+    def __call__(self) -> str:
+        self._left -= 1
+        if self._left > 0:
+            return self.start
+        return self._end if self._left == 0 else utc_now()
+
+
+def from_record(
+    record: object,
+    *,
+    initial: str | bytes | dict[str, Any] | None = None,
+    allow_unfinished: bool = False,
+) -> StawvsGame:
+    """The game a record describes, every move replayed and validated.
+
+    The starting position comes from ``header.startingPosition`` (a board, or
+    a whole position notation), or from ``initial`` (a serialized state, whose
+    first stack entry is used) for records without one, such as the Abstract
+    Play engine's. Display names are mapped back to variant ids; the player
+    count is that of ``header.players``. Endings (``resign``, ``timeout``,
+    ``draw``, ``abandoned``) are applied with the player their result names.
+
+    After the replay the header must agree with it: each player's ``score``,
+    ``result`` (1 for a winner) and ``rank``. A record of an unfinished game
+    is refused unless ``allow_unfinished``, and then its players may claim no
+    result or rank.
+    """
+    if not isinstance(record, dict):
+        raise InvalidRecordError(f"a record is a JSON object, not {type(record).__name__}")
+    header, rounds = record.get("header"), record.get("moves")
+    if not isinstance(header, dict):
+        raise InvalidRecordError("the record has no 'header' object")
+    if not isinstance(rounds, list) or not all(isinstance(r, list) for r in rounds):
+        raise InvalidRecordError("the record's 'moves' must be a list of rounds (lists)")
+    names = _player_names(header)
+    variants = _variants(header)
+    plies = sum(len(r) for r in rounds)
+    start = _date(header, "date-start")
+    clock = _ReplayClock(start, _date(header, "date-end"), plies)
+    game = _starting_game(header, initial, len(names), variants, clock)
+    for number, moves in enumerate(rounds, start=1):
+        if len(moves) > len(names):
+            raise InvalidRecordError(
+                f"round {number} has {len(moves)} moves, but there are {len(names)} players"
+            )
+        for entry in moves:
+            _replay_entry(game, entry, number, names)
+    _check_header(game, header, names, allow_unfinished)
+    return game
+
+
+def _player_names(header: dict[str, Any]) -> list[str]:
+    players = header.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        raise InvalidRecordError("the record's header.players must list the 2 to 4 players")
+    names = []
+    for seat, player in enumerate(players, start=1):
+        if not isinstance(player, dict) or not isinstance(player.get("name"), str):
+            raise InvalidRecordError(f"player {seat} of the record has no name")
+        names.append(player["name"])
+    return names
+
+
+def _variants(header: dict[str, Any]) -> list[str]:
+    game = header.get("game")
+    if not isinstance(game, dict) or game.get("name") != GAMEINFO.name:
+        name = game.get("name") if isinstance(game, dict) else None
+        raise InvalidRecordError(f"the record is not of a game of {GAMEINFO.name} ({name!r})")
+    shown = game.get("variants", [])
+    if not isinstance(shown, list) or not all(isinstance(v, str) for v in shown):
+        raise InvalidRecordError("header.game.variants must be a list of variant names")
+    try:
+        return check_variants(variant_ids_from_display_names(shown))
+    except KeyError as exc:
+        raise InvalidRecordError(f"{exc.args[0]!r} is not a variant of {GAMEINFO.name}") from None
+    except ValueError as exc:
+        raise InvalidRecordError(f"the record's variants do not go together: {exc}") from None
+
+
+def _date(header: dict[str, Any], key: str) -> str:
+    """A header date in the state's form; the present time when it is missing."""
+    value = header.get(key)
+    if value is None:
+        return utc_now()
+    try:
+        return record_time(value, key)
+    except StawvsError:
+        raise InvalidRecordError(f"header.{key} is not a date-time: {value!r}") from None
+
+
+def _starting_game(
+    header: dict[str, Any],
+    initial: str | bytes | dict[str, Any] | None,
+    numplayers: int,
+    variants: list[str],
+    clock: _ReplayClock,
+) -> StawvsGame:
+    given = header.get("startingPosition")
+    if initial is not None:
+        game = _game_from_initial(initial, numplayers, variants, clock)
+        if given is not None and _board_of(given) != list(game.position.board):
+            raise InvalidRecordError(
+                "the record's startingPosition is not the board of the initial state"
+            )
+        return game
+    if given is None:
+        raise InvalidRecordError(
+            "the record has no startingPosition; give the initial state of the game to replay it"
+        )
+    if isinstance(given, str) and len(given.split()) > 1:  # a whole position
+        try:
+            game = StawvsGame.from_position(given, variants, clock=clock)
+        except StawvsError as exc:
+            raise InvalidRecordError(f"the startingPosition cannot be used: {exc.message}") \
+                from None
+        if game.numplayers != numplayers:
+            raise InvalidRecordError(
+                f"the startingPosition is for {game.numplayers} players, the record has "
+                f"{numplayers}"
+            )
+        return game
+    return _game_from_board(_board_of(given), numplayers, variants, clock)
+
+
+def _board_of(text: object) -> list[int]:
+    """The board of a new game that a starting-position notation describes."""
+    try:
+        board, caps = parse_board(text)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise InvalidRecordError(f"the startingPosition is not a board: {exc}") from None
+    if any(caps) or any(p != EMPTY and PYRAMIDS[p].is_ghost for p in board):
+        raise InvalidRecordError("a starting board has no caps and no ghosts")
+    for kind in PYRAMIDS[:12]:
+        if board.count(kind) != PER_KIND:
+            raise InvalidRecordError(
+                f"the startingPosition has {board.count(kind)} pyramids {kind.code}; a new "
+                f"game has {PER_KIND} of each kind"
+            )
+    return board
+
+
+def _game_from_board(
+    board: list[int], numplayers: int, variants: list[str], clock: _ReplayClock
+) -> StawvsGame:
+    gaps = expected_gaps(variants)
+    if gaps is not None and [sq for sq in range(64) if board[sq] == EMPTY] != gaps:
+        where = ", ".join(SQUARE_NAMES[sq] for sq in gaps)
+        raise InvalidRecordError(
+            f"with these variants the empty squares of the starting position must be {where}"
+        )
+    start = Position(rules_for(numplayers, variants), board)
+    state = state_dict(numplayers, variants, [Entry(start, None, (), clock.start)])
+    return _load(state, clock)
+
+
+def _game_from_initial(
+    initial: str | bytes | dict[str, Any], numplayers: int, variants: list[str],
+    clock: _ReplayClock,
+) -> StawvsGame:
+    if isinstance(initial, str | bytes) and len(initial) > MAX_STATE_BYTES:
+        raise InvalidRecordError("the initial state is too long to be a Stawvs state")
+    try:
+        state = json.loads(initial) if isinstance(initial, str | bytes) else initial
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
+        raise InvalidRecordError("the initial state is not valid JSON") from None
+    stack = state.get("stack") if isinstance(state, dict) else None
+    if not isinstance(stack, list) or not stack:
+        raise InvalidRecordError("the initial state is not a serialized Stawvs state")
+    # Only the starting position counts: a later state of the same game will do.
+    game = _load({**state, "stack": stack[:1], "gameover": False, "winner": []}, clock)
+    if game.numplayers != numplayers:
+        raise InvalidRecordError(
+            f"the record has {numplayers} players, the initial state {game.numplayers}"
+        )
+    if sorted(game.variants) != sorted(variants):
+        raise InvalidRecordError(
+            f"the record's variants {variants} differ from the initial state's {game.variants}"
+        )
+    return game
+
+
+def _load(state: dict[str, Any], clock: _ReplayClock) -> StawvsGame:
+    try:
+        return StawvsGame(state, clock=clock)
+    except StawvsError as exc:
+        raise InvalidRecordError(f"the starting position cannot be used: {exc.message}") from None
+
+
+def _replay_entry(game: StawvsGame, entry: object, number: int, names: list[str]) -> None:
+    player = game.currplayer
+    where = f"round {number}, {names[player - 1]} (player {player})"
+    if entry is None:
+        if game.gameover:
+            return  # padding after the end, as other engines write it
+        raise InvalidRecordError(f"{where}: no move is given, but in Stawvs everyone moves")
+    given: object = None
+    if isinstance(entry, str):
+        move = entry
+    elif isinstance(entry, dict) and isinstance(entry.get("move"), str):
+        move, given = entry["move"], entry.get("result")
+    else:
+        raise InvalidRecordError(f"{where}: {str(entry)[:60]!r} is not a move")
+    try:
+        apply_move_or_ending(game, move, _ending_player(move, given))
+    except StawvsError as exc:
+        raise InvalidRecordError(f"{where}: {move[:60]!r} is not legal: {exc.message}") from None
+    if isinstance(given, list):
+        produced = notable_results(game.results)
+        if given != produced or json.dumps(given) != json.dumps(produced):
+            raise InvalidRecordError(
+                f"{where}: the record says {move!r} gave {json.dumps(given)[:200]}, "
+                f"but replaying it gives {json.dumps(produced)}"
+            )
+
+
+def _ending_player(move: str, given: object) -> int | None:
+    """The player a ``resign`` or ``timeout`` names in its results."""
+    kind = _ENDING_RESULT.get("".join(move.split()).lower())
+    if kind is None or not isinstance(given, list):
+        return None
+    found = [r.get("player") for r in given if isinstance(r, dict) and r.get("type") == kind]
+    return found[0] if len(found) == 1 and type(found[0]) is int else None
+
+
+def apply_move_or_ending(game: StawvsGame, move: str, player: int | None = None) -> None:
+    """Play ``move`` on ``game``, where a record's move may also be an ending:
+    ``resign`` and ``timeout`` need the ``player`` they end the game for."""
+    ending = "".join(move.split()).lower()
+    if ending not in ENDINGS:
+        game.move(move)
+    elif ending == "draw":
+        game.draw()
+    elif ending == "abandoned":
+        game.abandoned()
+    elif player is None:
+        kind = _ENDING_RESULT[ending]
+        raise StawvsError(
+            "BAD_RECORD", f"its result must name the player, as {{'type': {kind!r}, 'player': p}}"
+        )
+    else:
+        (game.resign if ending == "resign" else game.timeout)(player)
+
+
+def _check_header(
+    game: StawvsGame, header: dict[str, Any], names: list[str], allow_unfinished: bool
+) -> None:
+    """The header's scores, results and ranks must be what the replay gives."""
+    players: list[dict[str, Any]] = header["players"]
+    if not game.gameover:
+        if not allow_unfinished:
+            raise InvalidRecordError(
+                "the record's game is not finished (pass allow_unfinished=True to replay it)"
+            )
+        for seat, player in enumerate(players):
+            if "result" in player or "rank" in player:
+                raise InvalidRecordError(
+                    f"the game is not finished, yet the record gives {names[seat]} a result"
+                )
+        return
+    scores = game.position.scores()
+    winners = game.winner
+    by_score = game.lastmove not in ENDINGS
+    expected_ranks = ranks(scores, winners, by_score=by_score)
+    for seat, player in enumerate(players):
+        name = names[seat]
+        checks = {
+            "score": scores[seat],
+            "result": 1 if seat + 1 in winners else 0,
+            "rank": expected_ranks[seat],
+        }
+        for key, wanted in checks.items():
+            if key not in player:
+                continue
+            given = player[key]
+            if type(given) is not int and not (type(given) is float and given == wanted):
+                raise InvalidRecordError(f"the record's {key} of {name} is not a number")
+            if given != wanted:
+                raise InvalidRecordError(
+                    f"the record gives {name} a {key} of {given}, but replaying the moves "
+                    f"gives {wanted}"
+                )

@@ -1,0 +1,178 @@
+"""The serialized state's shape (docs/CONTRACT.md §4): reading the document, size
+limits, and the pydantic models that check its shape.
+
+:func:`read_document` turns text or bytes of at most :data:`MAX_STATE_BYTES`, or a
+parsed dict, into a dict; :func:`check_sizes` refuses the containers that the
+models would walk item by item before counting them, so that no document takes
+long to refuse. The models then check the shape; :mod:`stawvs_ap.state.checks`
+the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from ..errors import InvalidStateError
+from .timestamps import PATTERN as TIMESTAMP_PATTERN
+
+__all__ = [
+    "MAX_ENTRIES",
+    "MAX_STATE_BYTES",
+    "BoardModel",
+    "EntryModel",
+    "ResultModel",
+    "StateModel",
+    "check_sizes",
+    "read_document",
+    "short",
+]
+
+#: Documents larger than this are refused before parsing (a real game is far smaller).
+MAX_STATE_BYTES: Final = 4_000_000
+#: More stack entries than any game can have (each pass or move removes a pyramid).
+MAX_ENTRIES: Final = 2000
+_MAX_KEYS: Final = 16  # keys of the state, an entry or a result object
+_MAX_RESULTS: Final = 10
+_MAX_RESULT_ITEMS: Final = 64  # items of a list inside a result (an announce payload)
+_MAX_TEXT: Final = 1000  # characters of any text inside a result
+
+
+def short(value: object) -> str:
+    """``repr(value)``, cut short: messages quote what they refuse, not all of it."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# -- the document ------------------------------------------------------------------
+
+
+class _NonInteger(Exception):
+    """A JSON number with a fraction or exponent, or NaN or Infinity."""
+
+
+def _refuse_non_integer(token: str) -> float:
+    raise _NonInteger(token)
+
+
+# Made once: json.loads makes a new decoder on every call given a parse_float.
+_INTEGERS_ONLY: Final = json.JSONDecoder(
+    parse_float=_refuse_non_integer, parse_constant=_refuse_non_integer
+)
+
+
+def read_document(doc: object) -> dict[str, Any]:
+    """The state document as a dict within every size limit; refused with
+    :class:`InvalidStateError` otherwise. Numbers in a state are whole numbers:
+    a fraction, an exponent, NaN or Infinity is refused as it is read."""
+    if isinstance(doc, str | bytes | bytearray):
+        if len(doc) > MAX_STATE_BYTES:
+            raise InvalidStateError(
+                f"the state is {len(doc)} bytes long; states over {MAX_STATE_BYTES} are refused"
+            )
+        try:
+            text = doc if isinstance(doc, str) else bytes(doc).decode("utf-8")
+            data = _INTEGERS_ONLY.decode(text)
+        except _NonInteger as exc:
+            raise InvalidStateError(
+                f"the state holds the number {short(exc.args[0])}; every number in a state "
+                "is a whole number"
+            ) from None
+        except RecursionError:
+            raise InvalidStateError("the state is nested too deeply to be a Stawvs state") from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise InvalidStateError(f"the state is not valid JSON ({exc})") from None
+    else:
+        data = doc
+    if not isinstance(data, dict):
+        raise InvalidStateError(f"a state must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def check_sizes(data: dict[str, Any]) -> None:
+    """The containers the models would walk item by item before counting them,
+    checked first: the stack, and the free-form fields of results. The models'
+    own length limits refuse every other oversized list at once."""
+    _limit("the state", data, _MAX_KEYS)
+    stack = data.get("stack")
+    _limit("the stack", stack, MAX_ENTRIES)
+    for i, entry in enumerate(stack if isinstance(stack, list | tuple) else ()):
+        results = entry.get("_results") if isinstance(entry, dict) else None
+        _limit(f"stack entry {i}: '_results'", results, _MAX_RESULTS)
+        for result in results if isinstance(results, list | tuple) else ():
+            _limit(f"stack entry {i}: a result", result, _MAX_KEYS)
+            for value in result.values() if isinstance(result, dict) else ():
+                _check_result_value(f"stack entry {i}", value, depth=1)
+
+
+def _check_result_value(where: str, value: Any, depth: int) -> None:
+    """A value inside a result: short text, short lists, shallow nesting."""
+    if depth > 3:
+        raise InvalidStateError(f"{where}: a result is nested too deeply")
+    _limit(f"{where}: a result's text", value, _MAX_TEXT)
+    if isinstance(value, list | tuple | dict):
+        _limit(f"{where}: a result's list", value, _MAX_RESULT_ITEMS)
+        items = value.values() if isinstance(value, dict) else value
+        for item in items:
+            _check_result_value(where, item, depth + 1)
+
+
+def _limit(what: str, value: Any, limit: int) -> None:
+    if isinstance(value, list | tuple | dict | str) and len(value) > limit:
+        raise InvalidStateError(f"{what} is too long: {len(value)} items or characters, "
+                                f"at most {limit} in a Stawvs state")
+
+
+# -- the shape ---------------------------------------------------------------------
+
+# Not pydantic's strict mode: it would refuse JSON arrays (lists) for tuples.
+_Strict = ConfigDict(extra="forbid", populate_by_name=True)
+PyramidJSON = tuple[StrictStr, StrictInt]
+# Most cells hold a lone pyramid: trying that shape first halves the validation time.
+CellJSON = Annotated[
+    tuple[PyramidJSON] | tuple[PyramidJSON, StrictInt], Field(union_mode="left_to_right")
+]
+
+
+class BoardModel(BaseModel):
+    """A JavaScript ``Map`` as Abstract Play writes it."""
+
+    model_config = _Strict
+    dataType: Literal["Map"]
+    value: list[tuple[StrictStr, CellJSON]] = Field(max_length=64)
+
+
+class ResultModel(BaseModel):
+    """A result object: its type; its other fields are checked against the replay."""
+
+    model_config = ConfigDict(extra="allow")
+    type: StrictStr = Field(max_length=40)
+
+
+class EntryModel(BaseModel):
+    """One stack entry: the position after a move and that move's results."""
+
+    model_config = _Strict
+    version: StrictStr = Field(alias="_version", max_length=40)
+    results: list[ResultModel] = Field(alias="_results", max_length=_MAX_RESULTS)
+    timestamp: StrictStr = Field(alias="_timestamp", pattern=TIMESTAMP_PATTERN)
+    currplayer: StrictInt
+    mode: Literal["place", "collect"]
+    lastmove: Annotated[StrictStr, Field(max_length=100)] | None = None
+    eliminated: list[StrictInt] = Field(default_factory=list, max_length=4)
+    captured: list[Annotated[list[PyramidJSON], Field(max_length=60)]] = Field(max_length=4)
+    board: BoardModel
+
+
+class StateModel(BaseModel):
+    """The whole serialized game."""
+
+    model_config = _Strict
+    game: StrictStr = Field(max_length=40)
+    numplayers: StrictInt
+    variants: list[StrictStr] = Field(max_length=10)
+    gameover: StrictBool
+    winner: list[StrictInt] = Field(max_length=4)
+    stack: list[EntryModel] = Field(min_length=1, max_length=MAX_ENTRIES)

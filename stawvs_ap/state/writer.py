@@ -1,0 +1,92 @@
+"""Writing a game as a serialized state (docs/CONTRACT.md §4): the one writer.
+
+:func:`entry_dict` writes one stack entry as JSON data, :func:`state_dict` the
+whole game, and :func:`to_json` turns either into compact JSON text. Board
+cells come from a table made once, so each written cell is a lookup.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+import pydantic_core
+from pydantic_core import PydanticSerializationError
+
+from ..core.position import EMPTY
+from ..core.pyramids import PYRAMIDS
+from ..core.squares import SQUARE_NAMES
+from .entry import ENGINE_VERSION, GAME_UID, Entry
+
+__all__ = ["FILE_ORDER", "PYRAMID_JSON", "entry_dict", "state_dict", "to_json"]
+
+#: The JSON of each pyramid, ``["PI", 1]``, by pyramid number (ghosts included).
+PYRAMID_JSON: Final[tuple[list[Any], ...]] = tuple(
+    [p.colour.code, int(p.size)] for p in PYRAMIDS
+)
+#: ``_CELLS[sq][pyramid][owner]``: the board cell ``[square, [pyramid(, owner)]]``.
+#: Shared by every entry that shows it: callers must copy before changing one.
+_CELLS: Final[tuple[tuple[tuple[list[Any], ...], ...], ...]] = tuple(
+    tuple(
+        tuple(
+            [SQUARE_NAMES[sq], [PYRAMID_JSON[p], owner] if owner else [PYRAMID_JSON[p]]]
+            for owner in range(5)
+        )
+        for p in range(len(PYRAMIDS))
+    )
+    for sq in range(64)
+)
+#: Abstract Play writes board entries file by file (a8…a1, b8…b1, …); so do we.
+FILE_ORDER: Final[tuple[int, ...]] = tuple(row * 8 + col for col in range(8) for row in range(8))
+
+
+def entry_dict(entry: Entry) -> dict[str, Any]:
+    """One stack entry as JSON data, keys in the order Abstract Play writes them.
+
+    Its board cells and pyramids are shared with other entries: copy the
+    result before changing it.
+    """
+    pos = entry.position
+    board, caps = pos.board, pos.caps
+    out: dict[str, Any] = {
+        "_version": ENGINE_VERSION,
+        "_results": entry.results,
+        "_timestamp": entry.timestamp,
+        "currplayer": pos.currplayer,
+        "mode": pos.mode,
+    }
+    if entry.lastmove is not None:
+        out["lastmove"] = entry.lastmove
+    out["eliminated"] = list(pos.eliminated)
+    out["board"] = {
+        "dataType": "Map",
+        "value": [_CELLS[sq][board[sq]][caps[sq]] for sq in FILE_ORDER if board[sq] != EMPTY],
+    }
+    out["captured"] = [[PYRAMID_JSON[p] for p in c] for c in pos.captured]
+    return out
+
+
+def state_dict(numplayers: int, variants: Sequence[str], stack: Sequence[Entry]) -> dict[str, Any]:
+    """The whole game as a JSON-ready dict (shares parts with other entries: see
+    :func:`entry_dict`)."""
+    top = stack[-1]
+    return {
+        "game": GAME_UID,
+        "numplayers": numplayers,
+        "variants": list(variants),
+        "gameover": top.ended,
+        "winner": top.winners,
+        "stack": [entry_dict(entry) for entry in stack],
+    }
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON text, exactly as ``json.dumps(value, separators=(",", ":"),
+    ensure_ascii=False)`` writes it, in about half the time."""
+    try:
+        return pydantic_core.to_json(value).decode()
+    except (PydanticSerializationError, UnicodeDecodeError):
+        # A lone surrogate (which JSON can carry as an escape) cannot be written as
+        # UTF-8: escape everything outside ASCII instead, which reads back the same.
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=True)
