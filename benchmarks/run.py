@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from stawvs_ap import StawvsGame  # noqa: E402
-from stawvs_ap.playout import random_playout  # noqa: E402
+from stawvs_ap.core.playout import random_playout  # noqa: E402
 
 BENCH_POSITIONS = ROOT / "benchmarks" / "bench_positions.jsonl.gz"
 REFERENCE_GAMES = ROOT / "fixtures" / "reference" / "games.jsonl.gz"

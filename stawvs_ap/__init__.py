@@ -24,6 +24,7 @@ from .errors import (
 from .host.clicks import ClickResult
 from .host.game import StawvsGame
 from .host.verdicts import ValidationResult
+from .records import from_record
 from .state.entry import ENGINE_VERSION
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "StawvsGame",
     "ValidationResult",
     "__version__",
+    "from_record",
 ]
 
 __version__ = "0.1.0"

@@ -28,10 +28,10 @@ ignored apart from a check that ranks come 8 to 1. Caps may also be given as
 ``caps={"d5": 1}``. Collections are ``captured={1: ["PI1", "BL2"]}`` (in capture
 order) or a list with one list of codes per player.
 
-:func:`state_from_diagram` builds the serialized state of CONTRACT §4 (a
-one-entry stack: the diagram is the "starting position"), and
-:func:`position_from_diagram` loads it through the real loader, so every
-hand-made position is also a state the engine accepts.
+:func:`notation_from_diagram` writes the position notation of a diagram, and
+:func:`position_from_diagram` starts a game from it with
+``StawvsGame.from_position``, so every hand-made position is checked like any
+position a player sets up.
 """
 
 from __future__ import annotations
@@ -43,10 +43,8 @@ from typing import Any
 
 from stawvs_ap import StawvsGame
 
-__all__ = ["board_diagram", "diagram", "position_from_diagram", "state_from_diagram"]
+__all__ = ["board_diagram", "diagram", "notation_from_diagram", "position_from_diagram"]
 
-TIMESTAMP = "2025-12-12T00:00:00.000Z"
-VERSION = "20251113"
 FILES = "abcdefgh"
 COLOURS = ("PI", "BL", "GR", "OR")
 KIND_CODES = tuple(f"{colour}{size}" for colour in COLOURS for size in (1, 2, 3))
@@ -80,10 +78,6 @@ def _squares(diagram: str) -> list[tuple[str, str]]:
     ]
 
 
-def _pyramid(code: str) -> list[Any]:
-    return [code[:2], int(code[2])]
-
-
 def _collections(captured: Captured, numplayers: int) -> list[list[str]]:
     if captured is None:
         return [[] for _ in range(numplayers)]
@@ -92,25 +86,26 @@ def _collections(captured: Captured, numplayers: int) -> list[list[str]]:
     return [list(c) for c in captured]
 
 
-def state_from_diagram(
+def notation_from_diagram(
     diagram: str,
     *,
     caps: Mapping[str, int] | None = None,
     to_move: int = 1,
     mode: str = "collect",
-    variants: Iterable[str] = (),
     numplayers: int = 2,
     eliminated: Sequence[int] = (),
     captured: Captured = None,
-) -> dict[str, Any]:
-    """The serialized state (a parsed JSON dict) of the position a diagram shows."""
+) -> str:
+    """The position notation (``Position.notation()``) of the position a diagram shows."""
     squares = _squares(diagram)
     collections = _collections(captured, numplayers)
     used: Counter[str] = Counter(code for c in collections for code in c)
     used.update(t.split("@")[0] for _, t in squares if not t.startswith(("*", ".")))
-    cells: list[list[Any]] = []
+    cells: list[str] = []
+    named = set()
     for name, token in squares:
         if token == ".":
+            cells.append(".")
             continue
         match = _TOKEN.match(token)
         if match is None:
@@ -119,42 +114,28 @@ def state_from_diagram(
         if code == "*":
             code = next(k for k in KIND_CODES if used[k] < 5)
             used[code] += 1
-        cell: list[Any] = [_pyramid(code)]
         owner = match["owner"] or (caps or {}).get(name)
-        if owner:
-            cell.append(int(owner))
-        cells.append([name, cell])
-    unknown = set(caps or {}) - {name for name, _ in cells}
+        cells.append(code + (f"@{owner}" if owner else ""))
+        named.add(name)
+    unknown = set(caps or {}) - named
     if unknown:
         raise ValueError(f"caps on squares without a pyramid: {sorted(unknown)}")
-    return {
-        "game": "stawvs",
-        "numplayers": numplayers,
-        "variants": list(variants),
-        "gameover": False,
-        "winner": [],
-        "stack": [
-            {
-                "_version": VERSION,
-                "_results": [],
-                "_timestamp": TIMESTAMP,
-                "currplayer": to_move,
-                "mode": mode,
-                "eliminated": list(eliminated),
-                "captured": [[_pyramid(code) for code in c] for c in collections],
-                "board": {"dataType": "Map", "value": cells},
-            }
-        ],
-    }
+    board = "/".join("".join(cells[r * 8 : r * 8 + 8]) for r in range(8))
+    held = ",".join("".join(c) or "-" for c in collections)
+    passed = "".join(map(str, eliminated)) or "-"
+    return f"{board} {to_move} {mode} {held} {passed}"
 
 
-def position_from_diagram(diagram: str, **options: Any) -> StawvsGame:
+def position_from_diagram(
+    diagram: str, *, variants: Iterable[str] = (), **options: Any
+) -> StawvsGame:
     """A game whose current position is the diagram's (see the module docstring).
 
-    Takes the keyword options of :func:`state_from_diagram`; the state goes
-    through ``StawvsGame(state)``, so it is checked like any loaded state.
+    Takes the keyword options of :func:`notation_from_diagram`; the position
+    goes through ``StawvsGame.from_position``, so it is checked like any
+    position a player sets up.
     """
-    return StawvsGame(state_from_diagram(diagram, **options))
+    return StawvsGame.from_position(notation_from_diagram(diagram, **options), list(variants))
 
 
 def board_diagram(game: StawvsGame) -> str:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from reference_data import games
 
-from stawvs_ap import StawvsGame
-from stawvs_ap.textboard import board_text
+from stawvs_ap import StawvsGame, from_record
+from stawvs_ap.tools.textboard import board_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,7 +171,7 @@ def test_replay_to_a_ply_writes_picture_and_render(record: Path, tmp_path: Path)
 def test_replay_reads_a_golden_fixture_file() -> None:
     path = ROOT / "fixtures" / "golden" / "2p-default-seed-1.json"
     record = json.loads(path.read_text(encoding="utf-8"))["record"]
-    game = StawvsGame.from_record(record)
+    game = from_record(record)
     names = [p["name"] for p in record["header"]["players"]]
     assert ok("replay", path) == board_text(game, names=names)
 

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from stawvs_ap import StawvsGame, notation
+from stawvs_ap import StawvsGame
+from stawvs_ap.core import moves as notation
+from stawvs_ap.core.moves import MAX_MOVE_LENGTH
 from stawvs_ap.errors import StawvsError
-from stawvs_ap.notation import MAX_MOVE_LENGTH
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
     import hostile as h

@@ -1,4 +1,4 @@
-"""Hostile game records: ``StawvsGame.from_record`` replays a record or refuses
+"""Hostile game records: ``stawvs_ap.from_record`` replays a record or refuses
 it with ``BAD_RECORD`` saying what is wrong; an illegal move is named with its
 round, player and move; nothing else ever escapes."""
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import StawvsGame, from_record
 from stawvs_ap.errors import StawvsError
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
@@ -21,9 +21,6 @@ try:  # tests/ on sys.path (pytest's default "prepend" import mode)
 except ImportError:  # pragma: no cover - tests/ imported as a package
     from tests import hostile as h
 
-pytestmark = pytest.mark.skipif(
-    not hasattr(StawvsGame, "from_record"), reason="StawvsGame.from_record is not written yet"
-)
 NAMES = ["Ann", "Ben", "Cy", "Di"]
 
 
@@ -51,14 +48,14 @@ def _sample_records() -> list[tuple[dict[str, Any], str]]:
     return out
 
 
-SAMPLES = _sample_records() if hasattr(StawvsGame, "from_record") else []
+SAMPLES = _sample_records()
 HOSTILE = [None, True, 0, -1, 1.5, float("nan"), "", "x" * 5000, "pass", "a1-b2,c3", [], {},
            [None], {"move": None}, {"move": "pass", "result": 5}, "resign", ["d5"]]
 
 
 def _refused_or_replayed(record: Any, initial: Any = None) -> None:
     try:
-        game = StawvsGame.from_record(record, initial=initial)
+        game = from_record(record, initial=initial)
     except StawvsError as refused:
         assert refused.code == "BAD_RECORD", refused
         assert refused.message
@@ -68,8 +65,8 @@ def _refused_or_replayed(record: Any, initial: Any = None) -> None:
 
 def test_the_sample_records_replay():
     for record, initial in SAMPLES:
-        assert StawvsGame.from_record(record).gameover
-        assert StawvsGame.from_record(record, initial=initial).gameover
+        assert from_record(record).gameover
+        assert from_record(record, initial=initial).gameover
 
 
 def _places(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -123,7 +120,7 @@ def test_a_record_with_a_wrong_move_names_round_player_and_move(data):
     bad = data.draw(st.sampled_from(["z9", "a1-a1,a1", "h8-a1,b2", "d5-", "pass!", "e4-e5"]))
     rounds[number - 1][seat] = bad
     with pytest.raises(StawvsError) as refused:
-        StawvsGame.from_record(record)
+        from_record(record)
     message = refused.value.message
     assert refused.value.code == "BAD_RECORD"
     if bad in message:  # a later move can fail first only if this one was legal: never here
@@ -137,7 +134,7 @@ def test_a_record_with_a_wrong_move_names_round_player_and_move(data):
 )
 def test_a_record_that_is_no_record_is_refused(record):
     with pytest.raises(StawvsError) as refused:
-        StawvsGame.from_record(record)
+        from_record(record)
     assert refused.value.code == "BAD_RECORD"
 
 
@@ -148,7 +145,7 @@ def test_a_record_that_is_no_record_is_refused(record):
 def test_a_record_with_a_broken_initial_state_is_refused(initial):
     record, _ = SAMPLES[0]
     with pytest.raises(StawvsError) as refused:
-        StawvsGame.from_record(record, initial=initial)
+        from_record(record, initial=initial)
     assert refused.value.code == "BAD_RECORD"
 
 
@@ -156,5 +153,5 @@ def test_a_record_with_a_million_moves_is_refused_quickly():
     record, _ = copy.deepcopy(SAMPLES[0])
     record["moves"] = [["pass", "pass"]] * 500_000
     with pytest.raises(StawvsError) as refused:
-        StawvsGame.from_record(record)
+        from_record(record)
     assert refused.value.code == "BAD_RECORD"

@@ -1,5 +1,5 @@
 """Golden fixture games: every one replays ply by ply as recorded, and regenerates
-byte for byte (``python -m stawvs_ap.fixtures check|regenerate``)."""
+byte for byte (``python -m stawvs_ap.tools.fixtures check|regenerate``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from reference_data import game_id, games
 
-from stawvs_ap.fixtures import (
+from stawvs_ap.tools.fixtures import (
     GOLDEN_DIR,
     SEEDS,
     VARIANT_SETS,

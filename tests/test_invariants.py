@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stawvs_ap import StawvsGame
-from stawvs_ap.board import SQUARE_NAMES
+from stawvs_ap import Pyramid, StawvsGame
+from stawvs_ap.core.squares import SQUARE_NAMES
 from stawvs_ap.errors import StawvsError
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
@@ -287,23 +287,21 @@ _PYRAMID = st.tuples(st.sampled_from(("PI", "BL", "GR", "OR")), st.integers(1, 3
 @settings(max_examples=h.scaled(2000))
 @given(st.lists(_PYRAMID, max_size=18))
 def test_the_scoring_of_any_collection_is_the_best_grouping(collection):
-    from stawvs_ap import pyramids
-    from stawvs_ap.scoring import score
+    from stawvs_ap.core.scoring import score
 
-    codes = [pyramids.parse(colour, size) for colour, size in collection]
+    codes = [Pyramid.parse(f"{colour}{size}") for colour, size in collection]
     assert score(codes) == h.brute_force_score(collection)
 
 
 @settings(max_examples=h.scaled(1000))
 @given(st.lists(_PYRAMID, max_size=60))
 def test_the_grouping_shown_scores_what_the_score_says(collection):
-    from stawvs_ap import pyramids
-    from stawvs_ap.scoring import group_collection, score
+    from stawvs_ap.core.scoring import group_collection, score
 
-    codes = [pyramids.parse(colour, size) for colour, size in collection]
+    codes = [Pyramid.parse(f"{colour}{size}") for colour, size in collection]
     shown = 0
     for stack in group_collection(codes):
-        colours = {pyramids.colour_of(p) for p in stack}
+        colours = {Pyramid(p).colour for p in stack}
         shown += (7 if len(colours) == 1 else 5) if len(stack) == 3 else len(stack)
     assert shown == score(codes)
 

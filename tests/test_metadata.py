@@ -7,7 +7,8 @@ import json
 import pytest
 
 from stawvs_ap import StawvsGame
-from stawvs_ap.metadata import (
+from stawvs_ap.core.variants import SETUP_VARIANTS, VARIANTS
+from stawvs_ap.host.metadata import (
     DEFAULT_SETUP_NAME,
     GAMEINFO,
     GameInfo,
@@ -15,7 +16,6 @@ from stawvs_ap.metadata import (
     variant_display_names,
     variant_ids_from_display_names,
 )
-from stawvs_ap.variants import SETUP_VARIANTS, VARIANTS
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
     import reference_data as ref

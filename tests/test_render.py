@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from stawvs_ap import StawvsGame
-from stawvs_ap.board import SQUARES
-from stawvs_ap.position import EMPTY, Position, Rules
-from stawvs_ap.pyramids import COLOURS, make
-from stawvs_ap.render import render
+from stawvs_ap import Pyramid, Square, StawvsGame
+from stawvs_ap.core.position import EMPTY, Position, Rules
+from stawvs_ap.host.render import render
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
     import reference_data as ref
@@ -23,7 +21,7 @@ except ImportError:  # pragma: no cover - tests/ imported as a package
 
 
 def _pyramid(code: str) -> int:
-    return make(COLOURS.index(code[:2]), int(code[2]))
+    return Pyramid.parse(code)
 
 
 def _stash(*captures: str) -> list[list[str]]:
@@ -295,4 +293,4 @@ def test_pieces_are_eight_rows_of_eight_squares_row_zero_rank_eight():
     pieces = g.render()["pieces"]
     assert len(pieces) == 8 and all(len(row) == 8 for row in pieces)
     assert pieces[0][0] == [] and pieces[7][7] == []  # a8 and h1 start empty
-    assert SQUARES["a8"] == 0
+    assert Square.parse("a8") == 0

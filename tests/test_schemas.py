@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 from stawvs_ap import StawvsGame
-from stawvs_ap.metadata import gameinfo_dict, variant_display_names
-from stawvs_ap.schemagen import SCHEMA_DIR, build_schemas, main, schema_text
+from stawvs_ap.host.metadata import gameinfo_dict, variant_display_names
+from stawvs_ap.tools.schemagen import SCHEMA_DIR, build_schemas, main, schema_text
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
     import reference_data as ref
@@ -53,7 +53,7 @@ def test_schema_files_are_up_to_date_with_the_generator():
     for name, schema in build_schemas().items():
         path = ROOT_SCHEMAS / name
         assert path.read_text(encoding="utf-8") == schema_text(schema), (
-            f"{name} is stale: run python -m stawvs_ap.schemagen"
+            f"{name} is stale: run python -m stawvs_ap.tools.schemagen"
         )
 
 

@@ -1,4 +1,4 @@
-"""The SVG picture (stawvs_ap.svg.board_svg): a well-formed, deterministic drawing
+"""The SVG picture (stawvs_ap.tools.svg.board_svg): a well-formed, deterministic drawing
 of exactly what the position holds."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hostile import play_random
 
 from stawvs_ap import StawvsError, StawvsGame
-from stawvs_ap.position import EMPTY
-from stawvs_ap.svg import board_svg
+from stawvs_ap.core.position import EMPTY
+from stawvs_ap.tools.svg import board_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 

@@ -1,4 +1,4 @@
-"""The text diagram (stawvs_ap.textboard.board_text) for terminals."""
+"""The text diagram (stawvs_ap.tools.textboard.board_text) for terminals."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import random
 from hostile import play_random
 from positions import position_from_diagram
 
-from stawvs_ap import StawvsGame
-from stawvs_ap.pyramids import pyramid_code
-from stawvs_ap.textboard import board_text
+from stawvs_ap import Pyramid, StawvsGame
+from stawvs_ap.tools.textboard import board_text
 
 
 def played(numplayers: int, seed: int, plies: int | None = None) -> StawvsGame:
@@ -50,7 +49,7 @@ def test_squares_show_pyramid_codes_caps_and_empty_squares() -> None:
 def test_printed_board_is_a_diagram_the_tests_can_read_back() -> None:
     game = played(3, seed=7, plies=30)
     printed = board_lines(game)
-    collections = [[pyramid_code(p) for p in c] for c in game.position.captured]
+    collections = [[Pyramid(p).code for p in c] for c in game.position.captured]
     again = position_from_diagram(printed, numplayers=3, captured=collections)
     assert board_lines(again) == printed
 

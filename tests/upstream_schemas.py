@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 
 UPSTREAM = Path(__file__).resolve().parent.parent / "fixtures" / "upstream-schemas"
-#: Our own schemas (draft 2020-12), written by ``python -m stawvs_ap.schemagen``.
+#: Our own schemas (draft 2020-12), written by ``python -m stawvs_ap.tools.schemagen``.
 OURS = Path(__file__).resolve().parent.parent / "schemas"
 
 Validator = type[jsonschema.Draft7Validator] | type[jsonschema.Draft202012Validator]

@@ -128,7 +128,8 @@ class Move(NamedTuple):
     def __ne__(self, other: object) -> bool:
         return not self == other
 
-    __hash__ = tuple.__hash__
+    def __hash__(self) -> int:
+        return tuple.__hash__(self)
 
 
 #: The empty move (nothing chosen yet) and ``pass``.

@@ -66,6 +66,7 @@ class Position:
     currplayer: int
     eliminated: tuple[int, ...]
     captured: tuple[tuple[int, ...], ...]
+    mode: Mode
     occupied: int = field(init=False, compare=False, repr=False)
     capped: int = field(init=False, compare=False, repr=False)
 
@@ -77,6 +78,7 @@ class Position:
         currplayer: int = 1,
         eliminated: Sequence[int] = (),
         captured: Sequence[Sequence[int]] | None = None,
+        mode: Mode | None = None,
         *,
         _masks: tuple[int, int] | None = None,
     ) -> None:
@@ -90,6 +92,8 @@ class Position:
                 ((),) * rules.numplayers if captured is None else tuple(map(tuple, captured))
             )
             occupied, capped = _occupied_mask(board), _capped_mask(caps)
+            if mode is None:
+                mode = "collect" if capped.bit_count() >= rules.total_caps else "place"
         else:
             # play() passes tuples and the masks it already knows: converting and
             # counting again would double the cost of a move.
@@ -101,12 +105,16 @@ class Position:
         setattr_(self, "currplayer", currplayer)
         setattr_(self, "eliminated", eliminated)
         setattr_(self, "captured", captured)
+        setattr_(self, "mode", mode)
         setattr_(self, "occupied", occupied)
         setattr_(self, "capped", capped)
 
     @classmethod
     def initial(
-        cls, numplayers: int, variants: Sequence[str] = (), seed: int | str | None = None
+        cls,
+        numplayers: int,
+        variants: Sequence[str] = (),
+        seed: int | float | str | bytes | None = None,
     ) -> Position:
         """A new game's position: 60 shuffled pyramids, four gaps, no caps.
 
@@ -136,16 +144,11 @@ class Position:
         numplayers = len(fields.captured)
         if not 2 <= numplayers <= 4:
             raise ValueError(f"a position has 2 to 4 collections (players), not {numplayers}")
-        position = cls(
+        mode: Mode = "place" if fields.mode == "place" else "collect"
+        return cls(
             rules_for(numplayers, check_variants(variants)), fields.board, fields.caps,
-            fields.currplayer, fields.eliminated, fields.captured,
+            fields.currplayer, fields.eliminated, fields.captured, mode,
         )
-        if position.mode != fields.mode:
-            raise ValueError(
-                f"the mode is {position.mode!r} when {position.capped.bit_count()} of "
-                f"{position.rules.total_caps} caps are on the board, not {fields.mode!r}"
-            )
-        return position
 
     def notation(self) -> str:
         """This position in the one-line notation of :mod:`stawvs_ap.core.notation`;
@@ -184,11 +187,6 @@ class Position:
     def free(self) -> int:
         """Bitmask of the squares holding a pyramid and no cap."""
         return self.occupied & ~self.capped
-
-    @property
-    def mode(self) -> Mode:
-        """``"place"`` until every cap is on the board, then ``"collect"``."""
-        return "collect" if self.capped.bit_count() >= self.rules.total_caps else "place"
 
     @property
     def is_over(self) -> bool:
@@ -249,13 +247,13 @@ class Position:
         """Why ``move`` (complete or partial) cannot be played by the player to move,
         as the first rule it breaks in the order of docs/CONTRACT.md §3; None when
         it is valid so far. Knows nothing of a game ended by a host (resignation…)."""
-        source, dest, target, is_pass = move
+        source, dest, target, is_pass = move.source, move.dest, move.target, move.is_pass
         if is_pass:
             return None if self.must_pass() else ErrorCode.NOPASS
         if source is None:  # the empty move: nothing chosen yet
             return None
         free = self.occupied & ~self.capped
-        if self.capped.bit_count() < self.rules.total_caps:  # placing caps
+        if self.mode == "place":
             if dest is not None or not free >> source & 1:
                 return ErrorCode.BAD_PLACEMENT
             return None
@@ -363,24 +361,26 @@ class Position:
         source = move.source
         assert source is not None
         if move.target is None:  # a placement
-            caps = self.caps[:source] + (player,) + self.caps[source + 1 :]
+            caps = (*self.caps[:source], player, *self.caps[source + 1 :])
+            capped = self.capped | 1 << source
             after = Position(
                 rules, self.board, caps, following, self.eliminated, self.captured,
-                _masks=(self.occupied, self.capped | 1 << source),
+                "collect" if capped.bit_count() == rules.total_caps else "place",
+                _masks=(self.occupied, capped),
             )
             return after, (Placed(player, source, PYRAMIDS[self.board[source]]),)
         dest, target = move.dest, move.target
         assert dest is not None
         claimed = self.board[target]
-        board = self.board[:target] + (EMPTY,) + self.board[target + 1 :]
-        caps = list(self.caps)
-        caps[dest] = player
-        caps[source] = 0
+        board = (*self.board[:target], EMPTY, *self.board[target + 1 :])
+        new_caps = list(self.caps)
+        new_caps[dest] = player
+        new_caps[source] = 0
         collections = list(self.captured)
         collections[player - 1] += (claimed,)
         after = Position(
-            rules, board, tuple(caps), following, self.eliminated, tuple(collections),
-            _masks=(self.occupied & ~(1 << target), self.capped ^ (1 << source | 1 << dest)),
+            rules, board, tuple(new_caps), following, self.eliminated, tuple(collections),
+            self.mode, _masks=(self.occupied & ~(1 << target), self.capped ^ (1 << source | 1 << dest)),
         )
         return after, (Moved(player, source, dest, target, PYRAMIDS[claimed]),)
 
@@ -393,7 +393,7 @@ class Position:
             passed = Passed(player, first=True, under_caps=under)
             eliminated = (*self.eliminated, player)
         after = Position(
-            self.rules, self.board, self.caps, following, eliminated, self.captured,
+            self.rules, self.board, self.caps, following, eliminated, self.captured, self.mode,
             _masks=(self.occupied, self.capped),
         )
         if not after.is_over:
@@ -419,7 +419,7 @@ class Position:
             captures.append(FinalCapture(owner, SQUARES[sq], PYRAMIDS[pyramid]))
         after = Position(
             self.rules, tuple(board), self.caps, self.currplayer, self.eliminated,
-            tuple(collections), _masks=(self.occupied, self.capped),
+            tuple(collections), self.mode, _masks=(self.occupied, self.capped),
         )
         return after, tuple(captures)
 
@@ -431,5 +431,5 @@ class Position:
         caps[source] = 0
         return Position(
             self.rules, self.board, tuple(caps), self.currplayer, self.eliminated, self.captured,
-            _masks=(self.occupied, self.capped ^ (1 << source | 1 << dest)),
+            self.mode, _masks=(self.occupied, self.capped ^ (1 << source | 1 << dest)),
         )

@@ -33,6 +33,8 @@ __all__ = ["Clock", "StawvsGame"]
 #: Gives the timestamp of each new stack entry (see :func:`stawvs_ap.state.timestamps.utc_now`).
 Clock = Callable[[], str]
 StateDoc = str | bytes | bytearray | dict[str, Any]
+#: What a new game's board is drawn from: anything :class:`random.Random` takes.
+Seed = int | float | str | bytes | None
 
 
 class StawvsGame:
@@ -51,7 +53,7 @@ class StawvsGame:
         self,
         state: int | StateDoc = 2,
         variants: Sequence[str] | None = None,
-        seed: int | str | None = None,
+        seed: Seed = None,
         *,
         clock: Clock | None = None,
     ) -> None:
@@ -74,8 +76,10 @@ class StawvsGame:
 
     def _start_new(self, players: int, variants: object, seed: object) -> None:
         if not 2 <= players <= 4:
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players}")
-        if not isinstance(seed, int | str | None) or isinstance(seed, bool):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players}"
+            )
+        if not isinstance(seed, int | float | str | bytes | None):  # what random takes
             raise StawvsError(ErrorCode.BAD_ARGUMENT, f"a seed is a number or text, not {seed!r}")
         if not isinstance(variants, list | tuple | None):  # a str is not a list of ids
             raise StawvsError(
@@ -102,7 +106,7 @@ class StawvsGame:
         cls,
         players: int,
         variants: Sequence[str] = (),
-        seed: int | str | None = None,
+        seed: Seed = None,
         *,
         clock: Clock | None = None,
     ) -> StawvsGame:
@@ -294,7 +298,7 @@ class StawvsGame:
             # A preview shows the move's effect; the turn stays with the player.
             shown = Position(
                 shown.rules, shown.board, shown.caps, position.currplayer,
-                shown.eliminated, shown.captured,
+                shown.eliminated, shown.captured, shown.mode,
             )
             self._preview = (shown, Entry(shown, None, events, "").results)
         elif move.dest is None:

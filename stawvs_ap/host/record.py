@@ -22,7 +22,15 @@ from ..state.entry import ENDINGS, Entry
 from ..state.timestamps import format_timestamp, parse_timestamp
 from .metadata import GAMEINFO, variant_display_names
 
-__all__ = ["QUIET_RESULTS", "SITE_NAME", "gen_record", "notable_results", "ranks", "starting_notation"]
+__all__ = [
+    "QUIET_RESULTS",
+    "SITE_NAME",
+    "gen_record",
+    "notable_results",
+    "ranks",
+    "record_time",
+    "starting_notation",
+]
 
 #: Result types a record leaves out: they add nothing to the move string.
 QUIET_RESULTS: Final = frozenset({"move", "place", "pass", "eog", "winners"})
@@ -166,9 +174,9 @@ def gen_record(
     header["players"] = player_entries
     header["startingPosition"] = starting_notation(stack[0])
     plays: list[str | dict[str, Any]] = []
-    for entry in stack[1:]:
-        notable = notable_results(entry.results)
-        move = entry.lastmove or ""
+    for played in stack[1:]:
+        notable = notable_results(played.results)
+        move = played.lastmove or ""
         plays.append({"move": move, "result": notable} if notable else move)
     n = numplayers
     return {"header": header, "moves": [plays[i : i + n] for i in range(0, len(plays), n)]}

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .replay import from_record
+from .replay import from_record, parse_starting_position
 
-__all__ = ["from_record"]
+__all__ = ["from_record", "parse_starting_position"]

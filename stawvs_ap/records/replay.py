@@ -25,7 +25,7 @@ from ..state.format import MAX_STATE_BYTES
 from ..state.timestamps import utc_now
 from ..state.writer import state_dict
 
-__all__ = ["apply_move_or_ending", "from_record"]
+__all__ = ["apply_move_or_ending", "from_record", "parse_starting_position"]
 
 _ENDING_RESULT: Final = {"resign": "resigned", "timeout": "timeout"}
 
@@ -138,7 +138,7 @@ def _starting_game(
     given = header.get("startingPosition")
     if initial is not None:
         game = _game_from_initial(initial, numplayers, variants, clock)
-        if given is not None and _board_of(given) != list(game.position.board):
+        if given is not None and parse_starting_position(given) != list(game.position.board):
             raise InvalidRecordError(
                 "the record's startingPosition is not the board of the initial state"
             )
@@ -159,11 +159,13 @@ def _starting_game(
                 f"{numplayers}"
             )
         return game
-    return _game_from_board(_board_of(given), numplayers, variants, clock)
+    return _game_from_board(parse_starting_position(given), numplayers, variants, clock)
 
 
-def _board_of(text: object) -> list[int]:
-    """The board of a new game that a starting-position notation describes."""
+def parse_starting_position(text: object) -> list[int]:
+    """The board of a new game that a ``startingPosition`` (board notation) describes:
+    60 pyramids, 5 of each kind, no caps, no ghosts. Raises ``BAD_RECORD`` naming
+    the first problem."""
     try:
         board, caps = parse_board(text)  # type: ignore[arg-type]
     except ValueError as exc:
@@ -239,7 +241,7 @@ def _replay_entry(game: StawvsGame, entry: object, number: int, names: list[str]
     elif isinstance(entry, dict) and isinstance(entry.get("move"), str):
         move, given = entry["move"], entry.get("result")
     else:
-        raise InvalidRecordError(f"{where}: {str(entry)[:60]!r} is not a move")
+        raise InvalidRecordError(f"{where}: {repr(entry)[:60]} is not a move")
     try:
         apply_move_or_ending(game, move, _ending_player(move, given))
     except StawvsError as exc:

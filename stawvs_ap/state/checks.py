@@ -11,6 +11,7 @@ started from a position notation.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
@@ -28,7 +29,6 @@ from .entry import ENDINGS, ENGINE_VERSION, GAME_UID, Entry
 from .format import EntryModel, StateModel, check_sizes, short
 from .results import results_of
 from .timestamps import is_timestamp
-from .writer import to_json
 
 __all__ = ["GameState", "check_position", "ending_events", "load_checked"]
 
@@ -134,13 +134,9 @@ def _position_of(rules: Rules, index: int, model: EntryModel) -> Position:
         if any(PYRAMIDS[k].is_ghost for k in mine):
             raise InvalidStateError(f"{where}: player {p}'s collection holds a ghost")
         captured.append(mine)
-    position = Position(rules, board, caps, model.currplayer, model.eliminated, captured)
-    if position.mode != model.mode:
-        raise InvalidStateError(
-            f"{where}: with {position.capped.bit_count()} of {rules.total_caps} caps on the "
-            f"board the mode is {position.mode!r}, not {model.mode!r}"
-        )
-    return position
+    return Position(
+        rules, board, caps, model.currplayer, model.eliminated, captured, model.mode
+    )
 
 
 def _pyramid(where: str, given: tuple[str, int]) -> int:
@@ -168,6 +164,8 @@ def _check_start(start: Position, model: EntryModel, variants: list[str]) -> Non
         raise InvalidStateError(f"{where} has no caps on the board")
     if any(start.captured):
         raise InvalidStateError(f"{where} has empty collections")
+    if start.mode != "place":
+        raise InvalidStateError(f"{where} is in the placement phase ('mode': 'place')")
     if start.currplayer != 1 or start.eliminated:
         raise InvalidStateError(f"{where} has player 1 to move and nobody eliminated")
     counts = Counter(start.board)
@@ -231,7 +229,8 @@ def _following(index: int, previous: Entry, given: EntryModel, position: Positio
             )
         expected, events = before.play(move)
     results = [r.model_dump() for r in given.results]
-    if to_json(results) != to_json(results_of(events)):
+    # Compared as JSON text: in Python True == 1, and a boolean is no player number.
+    if json.dumps(results) != json.dumps(results_of(events)):
         raise InvalidStateError(f"{where}: its results are not those of {short(lastmove)}")
     if position != expected:
         raise InvalidStateError(
@@ -286,6 +285,8 @@ def check_position(position: Position) -> None:
         raise refuse(f"a player has more than {rules.caps_per_player} caps")
     if position.mode == "place":
         total = sum(placed)
+        if total >= rules.total_caps:
+            raise refuse("every cap is on the board, so the mode is 'collect'")
         expected = [len(range(p - 1, total, n)) for p in range(1, n + 1)]
         if placed != expected or position.currplayer != total % n + 1:
             raise refuse("while caps are placed, players 1, 2, … take turns: the caps on the "

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from ..core.moves import Move, MoveSyntaxError
+from ..errors import InvalidStateError
 from .checks import GameState, load_checked
 from .entry import ENDINGS, Entry
 from .format import MAX_STATE_BYTES, read_document
@@ -33,20 +34,30 @@ def load_state(doc: str | bytes | bytearray | dict[str, Any], *, fast: bool = Tr
     if fast:
         text = doc if isinstance(doc, str | bytes | bytearray) else _as_text(data)
         if text is not None and _booleans_only_in_gameover(text):
-            loaded = _replayed(data)
+            # A dict is read again from its text, which refuses every float
+            # standing for an integer (1.0 == 1 would pass the comparisons).
+            strict = data if text is doc else _read_strictly(text)
+            loaded = _replayed(strict) if strict is not None else None
             if loaded is not None:
                 return loaded
     return load_checked(data)
 
 
 def _as_text(data: dict[str, Any]) -> str | None:
-    """A parsed state as JSON text, for the boolean count; None if it holds values
-    that are not JSON's (the full checks name them)."""
+    """A parsed state as JSON text; None if it holds values that are not JSON's
+    (the full checks name them)."""
     try:
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         return None
     return text if len(text) <= MAX_STATE_BYTES else None
+
+
+def _read_strictly(text: str) -> dict[str, Any] | None:
+    try:
+        return read_document(text)
+    except InvalidStateError:
+        return None
 
 
 def _booleans_only_in_gameover(text: str | bytes | bytearray) -> bool:
@@ -81,7 +92,9 @@ def _played(previous: Entry, raw: object) -> Entry | None:
     if type(raw) is not dict or previous.ended:
         return None
     lastmove, timestamp = raw.get("lastmove"), raw.get("_timestamp")
-    if type(lastmove) is not str or lastmove in ENDINGS or not is_timestamp(timestamp):
+    if type(lastmove) is not str or lastmove in ENDINGS or type(timestamp) is not str:
+        return None
+    if not is_timestamp(timestamp):
         return None
     try:
         move = Move.parse(lastmove)

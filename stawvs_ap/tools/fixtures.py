@@ -324,7 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     if problems:
         print(f"{len(problems)} difference(s): if the change is intended, run "
-              "'python -m stawvs_ap.tools.fixtures regenerate' and review the diff", file=sys.stderr)
+              "'python -m stawvs_ap.tools.fixtures regenerate' and review the diff",
+              file=sys.stderr)
         return 1
     print("every golden and reference game replays as recorded")
     return 0

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from ..core.variants import VARIANTS
 from ..host.metadata import DEFAULT_SETUP_NAME, GAMEINFO, GameInfo
 from ..state.entry import ENDINGS, ENGINE_VERSION
 from ..state.format import StateModel
-from ..core.variants import VARIANTS
 
 __all__ = ["SCHEMA_DIR", "build_schemas", "main"]
 
@@ -360,7 +360,9 @@ def schema_text(schema: Schema) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write (or with ``--check`` compare) the schema files; 1 when any is stale."""
-    parser = argparse.ArgumentParser(prog="python -m stawvs_ap.tools.schemagen", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m stawvs_ap.tools.schemagen", description=__doc__
+    )
     parser.add_argument(
         "--out", type=Path, default=SCHEMA_DIR, help="directory (default: schemas/)"
     )

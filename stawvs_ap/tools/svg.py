@@ -132,7 +132,7 @@ def _board(canvas: _Canvas, position: Position) -> list[str]:
     out = ['<g class="board" font-family="sans-serif">']
     for sq in range(64):
         x, y = canvas.corner(sq)
-        light = (square_row(sq) + square_col(sq)) % 2 == 0
+        light = ((sq >> 3) + (sq & 7)) % 2 == 0
         out.append(
             f'<rect class="square" x="{_num(x)}" y="{_num(y)}" width="{_num(sq_size)}" '
             f'height="{_num(sq_size)}" fill="{_LIGHT_SQUARE if light else _DARK_SQUARE}"/>'
