@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import pairwise
 
 from hostile import random_games, scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stawvs_ap import StawvsGame
+from stawvs_ap.state.writer import board_cells, cells_after
 
 
 def plain_json(game: StawvsGame) -> str:
@@ -46,3 +48,21 @@ def test_serialize_after_undo_and_load_is_the_compact_json_of_the_state() -> Non
     assert game.serialize() == plain_json(game)
     game.load(10).move(rng.choice(game.moves()))
     assert game.serialize() == plain_json(game)
+
+
+@settings(max_examples=scaled(40), deadline=None)
+@given(random_games())
+def test_cells_patched_from_the_entry_before_are_the_cells_of_the_board(
+    drawn: tuple[StawvsGame, random.Random],
+) -> None:
+    """The writer makes each entry's board cells by patching the entry before's;
+    they must be exactly the board's cells, final captures and endings included."""
+    game, rng = drawn
+    while not game.gameover and rng.random() < 0.9:
+        game.move(rng.choice(game.moves()))
+    if not game.gameover and rng.random() < 0.5:
+        game.resign(1)
+    stack = game._stack
+    for before, after in pairwise(stack):
+        cells = board_cells(before.position)
+        assert cells_after(before.position, after, cells) == board_cells(after.position)

@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from .pyramids import PYRAMIDS
+from .pyramids import EMPTY, PYRAMIDS
 
 __all__ = [
     "EMPTY_MARK",
@@ -44,7 +44,6 @@ __all__ = [
 EMPTY_MARK: Final = "."
 #: Longer texts are refused before any parsing (a position is under 400 characters).
 MAX_NOTATION_LENGTH: Final = 1000
-_EMPTY: Final = -1
 _CODES: Final[dict[str, int]] = {p.code: int(p) for p in PYRAMIDS}
 _SQUARE: Final = re.compile(r"\.|([A-Z]{2}[0-9])(?:@([0-9]))?")
 
@@ -66,7 +65,7 @@ def format_board(board: Sequence[int], caps: Sequence[int] | None = None) -> str
         raise ValueError(f"a board has 64 squares, not {len(board)}")
     cells = []
     for sq, pyramid in enumerate(board):
-        cell = EMPTY_MARK if pyramid == _EMPTY else PYRAMIDS[pyramid].code
+        cell = EMPTY_MARK if pyramid == EMPTY else PYRAMIDS[pyramid].code
         if caps is not None and caps[sq]:
             cell += f"@{caps[sq]}"
         cells.append(cell)
@@ -102,7 +101,7 @@ def parse_board(text: str) -> tuple[list[int], list[int]]:
                 )
             if len(board) - start == 8:
                 raise ValueError(f"rank {8 - row} has more than 8 squares")
-            board.append(_EMPTY if match[1] is None else _CODES[match[1]])
+            board.append(EMPTY if match[1] is None else _CODES[match[1]])
             caps.append(int(match[2] or 0))
             if match[2] is not None and not 1 <= int(match[2]) <= 4:
                 raise ValueError(f"{where}: there is no player {match[2]}")

@@ -41,7 +41,7 @@ def random_move(position: Position, rng: random.Random) -> Move:
         return PASS
     if position.rules.hey:
         source, dest = rng.choice(slides)
-        return Move(source, dest, source)
+        return Move(SQUARES[source], SQUARES[dest], SQUARES[source])
     free = position.free
     ends = list(accumulate([(LINES[d] & (free | 1 << s)).bit_count() for s, d in slides]))
     while True:
@@ -51,7 +51,7 @@ def random_move(position: Position, rng: random.Random) -> Move:
         claims = position.claims(source, dest)
         slot -= ends[index - 1] if index else 0
         if slot < len(claims):
-            return Move(source, dest, claims[slot])
+            return Move(SQUARES[source], SQUARES[dest], SQUARES[claims[slot]])
 
 
 def random_playout(position: Position, rng: random.Random) -> Position:

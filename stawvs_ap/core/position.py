@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from ..errors import ErrorCode
 from .events import Event, FinalCapture, GameEnded, Moved, Passed, Placed
 from .moves import PASS, Move
 from .notation import PositionFields, format_position, parse_position
-from .pyramids import COLOURED, PER_KIND, PYRAMIDS, Pyramid
+from .pyramids import COLOURED, EMPTY, PER_KIND, PYRAMIDS, Pyramid
 from .scoring import score
 from .squares import PATHS, RAYS, SQUARE_NAMES, SQUARES, Square, iter_squares, next_to
 from .variants import Rules, check_variants, empty_squares, rules_for
@@ -25,13 +24,13 @@ from .variants import Rules, check_variants, empty_squares, rules_for
 __all__ = ["EMPTY", "Mode", "Position"]
 
 Mode = Literal["place", "collect"]
-#: The pyramid value of a square with no pyramid.
-EMPTY: Final = -1
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
+_NO_CAPS: Final = bytes(64)
+_EMPTY_BYTE: Final = bytes((EMPTY,))
 
 
-def _occupied_mask(board: Sequence[int]) -> int:
-    # A board has few empty squares, which list.index finds in C.
+def _occupied_mask(board: bytes) -> int:
+    # A board has few empty squares, which bytes.index finds in C.
     occupied = (1 << 64) - 1
     at = -1
     for _ in range(board.count(EMPTY)):
@@ -40,38 +39,46 @@ def _occupied_mask(board: Sequence[int]) -> int:
     return occupied
 
 
-def _capped_mask(caps: Sequence[int]) -> int:
+def _capped_mask(caps: bytes) -> int:
+    # Few squares hold a cap: find them in C.
     capped = 0
-    for sq in range(64):
-        if caps[sq]:
-            capped |= _BITS[sq]
+    at = -1
+    for _ in range(64 - caps.count(0)):
+        at = next(i for i in range(at + 1, 64) if caps[i])
+        capped |= _BITS[at]
     return capped
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Position:
-    """The board, the caps, the collections and whose turn it is.
+class Position(NamedTuple):
+    """The board, the caps, the collections and whose turn it is: a value.
 
     ``board[sq]`` is a pyramid number (see :class:`~stawvs_ap.core.pyramids.Pyramid`)
-    or :data:`EMPTY`; ``caps[sq]`` the player whose cap stands on ``sq``, or 0;
-    ``captured[p - 1]`` player p's collection in capture order; ``eliminated``
-    the players who have passed, in the order they did. ``occupied`` and
-    ``capped`` are bitmasks of the squares holding a pyramid and a cap, derived
-    from the board (they take no part in equality).
+    or :data:`EMPTY`, and ``caps[sq]`` the player whose cap stands on ``sq``, or
+    0, both ``bytes`` of 64 squares in reading order; ``captured[p - 1]`` is
+    player p's collection in capture order; ``eliminated`` the players who have
+    passed, in the order they did. ``occupied`` and ``capped`` are bitmasks of
+    the squares holding a pyramid and a cap, derived from the board.
+
+    A named tuple, because a move makes one and this is the cheapest immutable
+    value Python has (a third of a frozen dataclass); it equals nothing but
+    positions. Make positions with :meth:`initial`, :meth:`from_notation` or
+    :meth:`build`, which derive the masks; the plain constructor takes them as
+    given, for :meth:`play`, which already knows them.
     """
 
     rules: Rules
-    board: tuple[int, ...] = field(repr=False)
-    caps: tuple[int, ...] = field(repr=False)
+    board: bytes
+    caps: bytes
     currplayer: int
     eliminated: tuple[int, ...]
     captured: tuple[tuple[int, ...], ...]
     mode: Mode
-    occupied: int = field(init=False, compare=False, repr=False)
-    capped: int = field(init=False, compare=False, repr=False)
+    occupied: int
+    capped: int
 
-    def __init__(
-        self,
+    @classmethod
+    def build(
+        cls,
         rules: Rules,
         board: Sequence[int],
         caps: Sequence[int] | None = None,
@@ -79,35 +86,44 @@ class Position:
         eliminated: Sequence[int] = (),
         captured: Sequence[Sequence[int]] | None = None,
         mode: Mode | None = None,
-        *,
-        _masks: tuple[int, int] | None = None,
-    ) -> None:
-        if _masks is None:
-            board = tuple(board)
-            caps = (0,) * 64 if caps is None else tuple(caps)
-            if len(board) != 64 or len(caps) != 64:
-                raise ValueError("a board has 64 squares")
-            eliminated = tuple(eliminated)
-            captured = (
-                ((),) * rules.numplayers if captured is None else tuple(map(tuple, captured))
-            )
-            occupied, capped = _occupied_mask(board), _capped_mask(caps)
-            if mode is None:
-                mode = "collect" if capped.bit_count() >= rules.total_caps else "place"
-        else:
-            # play() passes tuples and the masks it already knows: converting and
-            # counting again would double the cost of a move.
-            occupied, capped = _masks
-        setattr_ = object.__setattr__  # frozen: only __init__ sets the fields
-        setattr_(self, "rules", rules)
-        setattr_(self, "board", board)
-        setattr_(self, "caps", caps)
-        setattr_(self, "currplayer", currplayer)
-        setattr_(self, "eliminated", eliminated)
-        setattr_(self, "captured", captured)
-        setattr_(self, "mode", mode)
-        setattr_(self, "occupied", occupied)
-        setattr_(self, "capped", capped)
+    ) -> Position:
+        """A position from its parts as any sequences; the mode, when not given, is
+        ``"collect"`` once every cap is on the board. ``ValueError`` unless the
+        board and caps have 64 squares."""
+        board_bytes = bytes(board)
+        caps_bytes = _NO_CAPS if caps is None else bytes(caps)
+        if len(board_bytes) != 64 or len(caps_bytes) != 64:
+            raise ValueError("a board has 64 squares")
+        capped = _capped_mask(caps_bytes)
+        if mode is None:
+            mode = "collect" if capped.bit_count() >= rules.total_caps else "place"
+        return cls(
+            rules, board_bytes, caps_bytes, currplayer, tuple(eliminated),
+            ((),) * rules.numplayers if captured is None else tuple(map(tuple, captured)),
+            mode, _occupied_mask(board_bytes), capped,
+        )
+
+    def replace(self, **changes: Any) -> Position:
+        """A copy with some parts changed, the masks derived again (the named
+        tuple's own ``_replace`` would keep the old ones)."""
+        parts = {
+            "rules": self.rules, "board": self.board, "caps": self.caps,
+            "currplayer": self.currplayer, "eliminated": self.eliminated,
+            "captured": self.captured, "mode": self.mode, **changes,
+        }
+        return Position.build(**parts)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Position and tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return tuple.__hash__(self)
+
+    def __repr__(self) -> str:
+        return f"Position.from_notation({self.notation()!r})"
 
     @classmethod
     def initial(
@@ -128,7 +144,7 @@ class Position:
         rng.shuffle(bag)
         pile = iter(bag)
         board = [EMPTY if sq in gaps else int(next(pile)) for sq in range(64)]
-        return cls(rules_for(numplayers, chosen), board)
+        return cls.build(rules_for(numplayers, chosen), board)
 
     @classmethod
     def from_notation(cls, text: str, variants: Sequence[str] = ()) -> Position:
@@ -145,7 +161,7 @@ class Position:
         if not 2 <= numplayers <= 4:
             raise ValueError(f"a position has 2 to 4 collections (players), not {numplayers}")
         mode: Mode = "place" if fields.mode == "place" else "collect"
-        return cls(
+        return cls.build(
             rules_for(numplayers, check_variants(variants)), fields.board, fields.caps,
             fields.currplayer, fields.eliminated, fields.captured, mode,
         )
@@ -288,28 +304,32 @@ class Position:
 
     # -- the one move generator -------------------------------------------------
 
-    def slides(self) -> Iterator[tuple[Square, Square]]:
-        """Every ``(source, dest)`` slide of the player to move, cap by cap in reading
-        order, each cap's rays in direction order, squares outward."""
+    def slides(self) -> Iterator[tuple[int, int]]:
+        """Every ``(source, dest)`` slide of the player to move, as square numbers:
+        cap by cap in reading order, each cap's rays in direction order, squares
+        outward. This and :meth:`claims` are the one move generator: every list
+        of moves (:meth:`legal_moves`, :meth:`legal_move_strings`, the random
+        moves of :mod:`stawvs_ap.core.playout`) is made from them."""
         free = self.occupied & ~self.capped
         for source in self.cap_squares(self.currplayer):
             for ray in RAYS[source]:
                 for dest in ray:
                     if not free >> dest & 1:
                         break
-                    yield source, SQUARES[dest]
+                    yield source, dest
 
-    def claims(self, source: int, dest: int) -> list[Square]:
-        """The squares claimable after the slide ``source``-``dest``, ray by ray outward."""
+    def claims(self, source: int, dest: int) -> list[int]:
+        """The square numbers claimable after the slide ``source``-``dest``, ray by
+        ray outward from ``dest`` (with ``hey``, only ``source``)."""
         if self.rules.hey:
-            return [SQUARES[source]]
+            return [source]
         claimable = self.occupied & ~self.capped | 1 << source
         out = []
         for ray in RAYS[dest]:
             for target in ray:
                 if not claimable >> target & 1:
                     break
-                out.append(SQUARES[target])
+                out.append(target)
         return out
 
     def legal_moves(self) -> Iterator[Move]:
@@ -326,13 +346,18 @@ class Position:
             for source, dest in self.slides():
                 for target in self.claims(source, dest):
                     found = True
-                    yield Move(source, dest, target)
+                    yield Move(SQUARES[source], SQUARES[dest], SQUARES[target])
         if not found:
             yield PASS
 
     def legal_move_strings(self) -> list[str]:
-        """:meth:`legal_moves` as move strings (hosts ask for these on every turn),
-        from the same generator without making a :class:`Move` for each."""
+        """:meth:`legal_moves` as move strings, in the same order.
+
+        Hosts ask for these on every turn (the target is 40 µs on average), so
+        the claims of each slide are walked here as :meth:`claims` walks them,
+        writing each string at once instead of listing squares first (60% of
+        the time). tests/test_movegen_property.py checks both give the same moves.
+        """
         if self.is_over:
             return []
         names = SQUARE_NAMES
@@ -340,9 +365,19 @@ class Position:
             return [names[sq] for sq in iter_squares(self.occupied & ~self.capped)]
         out: list[str] = []
         if self.currplayer not in self.eliminated:
+            free = self.occupied & ~self.capped
+            hey = self.rules.hey
             for source, dest in self.slides():
                 prefix = f"{names[source]}-{names[dest]},"
-                out.extend([prefix + names[target] for target in self.claims(source, dest)])
+                if hey:
+                    out.append(prefix + names[source])
+                    continue
+                claimable = free | 1 << source
+                for ray in RAYS[dest]:
+                    for target in ray:
+                        if not claimable >> target & 1:
+                            break
+                        out.append(prefix + names[target])
         return out or ["pass"]
 
     # -- playing ------------------------------------------------------------------
@@ -360,27 +395,28 @@ class Position:
             return self._pass(player, following)
         source = move.source
         assert source is not None
+        caps = bytearray(self.caps)
         if move.target is None:  # a placement
-            caps = (*self.caps[:source], player, *self.caps[source + 1 :])
+            caps[source] = player
             capped = self.capped | 1 << source
+            mode: Mode = "collect" if capped.bit_count() == rules.total_caps else "place"
             after = Position(
-                rules, self.board, caps, following, self.eliminated, self.captured,
-                "collect" if capped.bit_count() == rules.total_caps else "place",
-                _masks=(self.occupied, capped),
+                rules, self.board, bytes(caps), following, self.eliminated, self.captured,
+                mode, self.occupied, capped,
             )
             return after, (Placed(player, source, PYRAMIDS[self.board[source]]),)
         dest, target = move.dest, move.target
         assert dest is not None
-        claimed = self.board[target]
-        board = (*self.board[:target], EMPTY, *self.board[target + 1 :])
-        new_caps = list(self.caps)
-        new_caps[dest] = player
-        new_caps[source] = 0
+        board = self.board
+        claimed = board[target]
+        caps[dest] = player
+        caps[source] = 0
         collections = list(self.captured)
         collections[player - 1] += (claimed,)
         after = Position(
-            rules, board, tuple(new_caps), following, self.eliminated, tuple(collections),
-            self.mode, _masks=(self.occupied & ~(1 << target), self.capped ^ (1 << source | 1 << dest)),
+            rules, board[:target] + _EMPTY_BYTE + board[target + 1 :], bytes(caps), following,
+            self.eliminated, tuple(collections), self.mode, self.occupied & ~(1 << target),
+            self.capped ^ (1 << source | 1 << dest),
         )
         return after, (Moved(player, source, dest, target, PYRAMIDS[claimed]),)
 
@@ -392,10 +428,7 @@ class Position:
             under = tuple(PYRAMIDS[self.board[sq]] for sq in self.cap_squares(player))
             passed = Passed(player, first=True, under_caps=under)
             eliminated = (*self.eliminated, player)
-        after = Position(
-            self.rules, self.board, self.caps, following, eliminated, self.captured, self.mode,
-            _masks=(self.occupied, self.capped),
-        )
+        after = self._with(currplayer=following, eliminated=eliminated)
         if not after.is_over:
             return after, (passed,)
         captures: tuple[FinalCapture, ...] = ()
@@ -406,7 +439,7 @@ class Position:
     def _final_captures(self) -> tuple[Position, tuple[FinalCapture, ...]]:
         """Each cap's pyramid joins its owner's collection, squares in reading order;
         a ghost of its size stays under the cap."""
-        board = list(self.board)
+        board = bytearray(self.board)
         collections = list(self.captured)
         captures = []
         for sq in iter_squares(self.capped):
@@ -417,19 +450,16 @@ class Position:
             collections[owner - 1] += (pyramid,)
             board[sq] = PYRAMIDS[pyramid].ghost
             captures.append(FinalCapture(owner, SQUARES[sq], PYRAMIDS[pyramid]))
-        after = Position(
-            self.rules, tuple(board), self.caps, self.currplayer, self.eliminated,
-            tuple(collections), self.mode, _masks=(self.occupied, self.capped),
-        )
-        return after, tuple(captures)
+        return self._with(board=bytes(board), captured=tuple(collections)), tuple(captures)
 
     def with_cap_moved(self, source: int, dest: int) -> Position:
         """This position with the cap on ``source`` standing on ``dest`` instead, and
         nothing else changed: what a partial move ``FROM-TO`` shows."""
-        caps = list(self.caps)
+        caps = bytearray(self.caps)
         caps[dest] = caps[source]
         caps[source] = 0
-        return Position(
-            self.rules, self.board, tuple(caps), self.currplayer, self.eliminated, self.captured,
-            self.mode, _masks=(self.occupied, self.capped ^ (1 << source | 1 << dest)),
-        )
+        return self._with(caps=bytes(caps), capped=self.capped ^ (1 << source | 1 << dest))
+
+    def _with(self, **changes: Any) -> Position:
+        """A copy with some parts changed, trusting the masks (kept or given)."""
+        return Position(**{**self._asdict(), **changes})

@@ -12,6 +12,7 @@ from typing import Final
 
 __all__ = [
     "COLOURED",
+    "EMPTY",
     "PER_KIND",
     "PYRAMIDS",
     "TOTAL",
@@ -102,6 +103,8 @@ class Pyramid(IntEnum):
         return _CODES[self]
 
 
+#: The value of a square with no pyramid on boards (``bytes``, so not -1).
+EMPTY: Final = 255
 #: Every pyramid member by number (the coloured kinds 0–11, then the ghosts).
 PYRAMIDS: Final[tuple[Pyramid, ...]] = tuple(Pyramid)
 #: The 12 coloured kinds, in colour then size order.

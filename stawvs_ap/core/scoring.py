@@ -20,24 +20,22 @@ MIXED_TREE = 5
 LOOSE = 1
 
 
-def colour_of(pyramid: int) -> int:
-    return pyramid // 3
-
-
-def size_of(pyramid: int) -> int:
-    return pyramid % 3 + 1
+# A pyramid number is colour * 3 + size - 1 (see pyramids.py): colour p // 3,
+# size p % 3 + 1. Written out below, since renders group every collection.
 
 
 def _take_first(pool: list[int], colour: int | None) -> int | None:
     """Remove and return the earliest pyramid of ``colour`` (any colour if None)."""
+    if colour is None:
+        return pool.pop(0) if pool else None
     for i, pyramid in enumerate(pool):
-        if colour is None or colour_of(pyramid) == colour:
+        if pyramid // 3 == colour:
             return pool.pop(i)
     return None
 
 
 def _stack_category(stack: Sequence[int]) -> int:
-    monochrome = len({colour_of(p) for p in stack}) == 1
+    monochrome = all(p // 3 == stack[0] // 3 for p in stack)
     if len(stack) == 3:
         return 0 if monochrome else 1
     if len(stack) == 2:
@@ -52,17 +50,17 @@ def group_collection(collection: Sequence[int]) -> list[list[int]]:
     trees, monochrome pairs, mixed pairs, then lone pyramids; within each
     category in the order the stacks were started.
     """
-    larges = [p for p in collection if size_of(p) == 3]
-    mediums = [p for p in collection if size_of(p) == 2]
-    smalls = [p for p in collection if size_of(p) == 1]
+    larges = [p for p in collection if p % 3 == 2]
+    mediums = [p for p in collection if p % 3 == 1]
+    smalls = [p for p in collection if p % 3 == 0]
 
     large_stacks: list[list[int]] = []
     for large in reversed(larges):
         stack = [large]
-        medium = _take_first(mediums, colour_of(large))
+        medium = _take_first(mediums, large // 3)
         if medium is not None:
             stack.append(medium)
-            small = _take_first(smalls, colour_of(large))
+            small = _take_first(smalls, large // 3)
             if small is not None:
                 stack.append(small)
         large_stacks.append(stack)
@@ -80,7 +78,7 @@ def group_collection(collection: Sequence[int]) -> list[list[int]]:
     medium_stacks: list[list[int]] = []
     for medium in reversed(mediums):
         stack = [medium]
-        small = _take_first(smalls, colour_of(medium))
+        small = _take_first(smalls, medium // 3)
         if small is not None:
             stack.append(small)
         medium_stacks.append(stack)

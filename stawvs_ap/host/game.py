@@ -296,10 +296,7 @@ class StawvsGame:
         if complete:
             shown, events = position.play(move)
             # A preview shows the move's effect; the turn stays with the player.
-            shown = Position(
-                shown.rules, shown.board, shown.caps, position.currplayer,
-                shown.eliminated, shown.captured, shown.mode,
-            )
+            shown = shown.replace(currplayer=position.currplayer)
             self._preview = (shown, Entry(shown, None, events, "").results)
         elif move.dest is None:
             source = str(move.source) if move.source is not None else ""

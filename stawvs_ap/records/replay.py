@@ -190,7 +190,7 @@ def _game_from_board(
         raise InvalidRecordError(
             f"with these variants the empty squares of the starting position must be {where}"
         )
-    start = Position(rules_for(numplayers, variants), board)
+    start = Position.build(rules_for(numplayers, variants), board)
     state = state_dict(numplayers, variants, [Entry(start, None, (), clock.start)])
     return _load(state, clock)
 

@@ -134,7 +134,7 @@ def _position_of(rules: Rules, index: int, model: EntryModel) -> Position:
         if any(PYRAMIDS[k].is_ghost for k in mine):
             raise InvalidStateError(f"{where}: player {p}'s collection holds a ghost")
         captured.append(mine)
-    return Position(
+    return Position.build(
         rules, board, caps, model.currplayer, model.eliminated, captured, model.mode
     )
 

@@ -19,6 +19,7 @@ from ..errors import InvalidStateError
 from .timestamps import PATTERN as TIMESTAMP_PATTERN
 
 __all__ = [
+    "INTEGER_JSON",
     "MAX_ENTRIES",
     "MAX_STATE_BYTES",
     "BoardModel",
@@ -49,7 +50,7 @@ def short(value: object) -> str:
 # -- the document ------------------------------------------------------------------
 
 
-class _NonInteger(Exception):
+class _NonInteger(ValueError):
     """A JSON number with a fraction or exponent, or NaN or Infinity."""
 
 
@@ -57,8 +58,10 @@ def _refuse_non_integer(token: str) -> float:
     raise _NonInteger(token)
 
 
-# Made once: json.loads makes a new decoder on every call given a parse_float.
-_INTEGERS_ONLY: Final = json.JSONDecoder(
+#: A JSON decoder whose numbers are all integers: any other number raises
+#: ``ValueError``. Made once: json.loads makes a new decoder on every call given
+#: a parse_float.
+INTEGER_JSON: Final = json.JSONDecoder(
     parse_float=_refuse_non_integer, parse_constant=_refuse_non_integer
 )
 
@@ -74,7 +77,7 @@ def read_document(doc: object) -> dict[str, Any]:
             )
         try:
             text = doc if isinstance(doc, str) else bytes(doc).decode("utf-8")
-            data = _INTEGERS_ONLY.decode(text)
+            data = INTEGER_JSON.decode(text)
         except _NonInteger as exc:
             raise InvalidStateError(
                 f"the state holds the number {short(exc.args[0])}; every number in a state "
