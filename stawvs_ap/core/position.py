@@ -293,7 +293,8 @@ class Position(NamedTuple):
         return None
 
     def is_complete(self, move: Move) -> bool:
-        """Whether ``move`` has every part a move needs here (legal or not)."""
+        """Whether ``move`` has every part a move needs here (legal or not); the
+        empty move never has."""
         if move.is_pass or move.target is not None:
             return True
         return self.mode == "place" and move.source is not None and move.dest is None
@@ -428,7 +429,10 @@ class Position(NamedTuple):
             under = tuple(PYRAMIDS[self.board[sq]] for sq in self.cap_squares(player))
             passed = Passed(player, first=True, under_caps=under)
             eliminated = (*self.eliminated, player)
-        after = self._with(currplayer=following, eliminated=eliminated)
+        after = Position(
+            self.rules, self.board, self.caps, following, eliminated, self.captured, self.mode,
+            self.occupied, self.capped,
+        )
         if not after.is_over:
             return after, (passed,)
         captures: tuple[FinalCapture, ...] = ()
@@ -450,7 +454,11 @@ class Position(NamedTuple):
             collections[owner - 1] += (pyramid,)
             board[sq] = PYRAMIDS[pyramid].ghost
             captures.append(FinalCapture(owner, SQUARES[sq], PYRAMIDS[pyramid]))
-        return self._with(board=bytes(board), captured=tuple(collections)), tuple(captures)
+        after = Position(
+            self.rules, bytes(board), self.caps, self.currplayer, self.eliminated,
+            tuple(collections), self.mode, self.occupied, self.capped,
+        )
+        return after, tuple(captures)
 
     def with_cap_moved(self, source: int, dest: int) -> Position:
         """This position with the cap on ``source`` standing on ``dest`` instead, and
@@ -458,8 +466,7 @@ class Position(NamedTuple):
         caps = bytearray(self.caps)
         caps[dest] = caps[source]
         caps[source] = 0
-        return self._with(caps=bytes(caps), capped=self.capped ^ (1 << source | 1 << dest))
-
-    def _with(self, **changes: Any) -> Position:
-        """A copy with some parts changed, trusting the masks (kept or given)."""
-        return Position(**{**self._asdict(), **changes})
+        return Position(
+            self.rules, self.board, bytes(caps), self.currplayer, self.eliminated, self.captured,
+            self.mode, self.occupied, self.capped ^ (1 << source | 1 << dest),
+        )

@@ -309,9 +309,11 @@ class StawvsGame:
             )
 
     def _push(self, entry: Entry) -> None:
-        del self._stack[self._index + 1 :]
-        self._stack.append(entry)
-        self._index = len(self._stack) - 1
+        stack = self._stack
+        if self._index + 1 < len(stack):  # after load(i): the later entries go
+            del stack[self._index + 1 :]
+        stack.append(entry)
+        self._index = len(stack) - 1
         self._preview = None
         self._just_moved = True
 

@@ -68,7 +68,7 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
     ``position``'s player to move."""
     if game_over:
         return _refused(ErrorCode.GAMEOVER, "The game is over: no more moves can be made.")
-    if isinstance(text, Move):
+    if type(text) is Move:
         move = text
     else:
         try:
@@ -79,8 +79,6 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
                 f"That is not a move ({exc}). Write a square such as d5, a move such as "
                 "c3-f6,f2, or pass.",
             )
-    if move.is_empty:
-        return Verdict(move, INCOMPLETE)
     code = position.problem(move)
     if code is not None:
         return _refused(code, _why(code, position, move))

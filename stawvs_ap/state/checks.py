@@ -36,6 +36,7 @@ _SQUARE_OF_NAME: Final = {name: SQUARES[sq] for sq, name in enumerate(SQUARE_NAM
 _PYRAMID_OF_JSON: Final[dict[tuple[str, int], int]] = {
     (p.colour.code, int(p.size)): int(p) for p in PYRAMIDS
 }
+_COLOURED_OF_JSON: Final = {key: p for key, p in _PYRAMID_OF_JSON.items() if p < 12}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,34 +117,58 @@ def _position_of(rules: Rules, index: int, model: EntryModel) -> Position:
         raise InvalidStateError(
             f"{where}: 'captured' has {len(model.captured)} collections for {n} players"
         )
-    board = [EMPTY] * 64
-    caps = [0] * 64
-    for name, cell in model.board.value:
-        sq = _SQUARE_OF_NAME.get(name)
-        if sq is None:
-            raise InvalidStateError(f"{where}: {short(name)} is not a square of the 8×8 board")
-        if board[sq] != EMPTY:
-            raise InvalidStateError(f"{where}: square {name} is listed twice")
-        board[sq] = _pyramid(f"{where}: square {name}", cell[0])
-        if len(cell) == 2:
-            _check_player(where, cell[1], n, f"the cap on {name}")
-            caps[sq] = cell[1]
-    captured = []
+    board, caps = _board_of(where, model.board.value, n)
+    captured: list[list[int]] = []
     for p, collection in enumerate(model.captured, start=1):
-        mine = [_pyramid(f"{where}: player {p}'s collection", c) for c in collection]
-        if any(PYRAMIDS[k].is_ghost for k in mine):
-            raise InvalidStateError(f"{where}: player {p}'s collection holds a ghost")
+        mine = [_COLOURED_OF_JSON.get(c, -1) for c in collection]
+        if -1 in mine:
+            bad = collection[mine.index(-1)]
+            raise InvalidStateError(
+                f"{where}: player {p}'s collection holds {short(list(bad))}, which is no "
+                "coloured pyramid"
+            )
         captured.append(mine)
     return Position.build(
         rules, board, caps, model.currplayer, model.eliminated, captured, model.mode
     )
 
 
-def _pyramid(where: str, given: tuple[str, int]) -> int:
-    found = _PYRAMID_OF_JSON.get(given)
-    if found is None:
-        raise InvalidStateError(f"{where}: {short(list(given))} is not a pyramid")
-    return found
+def _board_of(
+    where: str, cells: list[tuple[str, tuple[Any, ...]]], numplayers: int
+) -> tuple[list[int], list[int]]:
+    """The pyramid and cap owner of each square from a board's cells; refused,
+    naming the cell, when a square is unknown or listed twice, a pyramid
+    unknown or a cap's owner not a player."""
+    board = [EMPTY] * 64
+    caps = [0] * 64
+    # Looked up in bulk (in C); a cell that does not fit is then found and named.
+    squares = [_SQUARE_OF_NAME.get(name, -1) for name, _ in cells]
+    kinds = [_PYRAMID_OF_JSON.get(cell[0], -1) for _, cell in cells]
+    if -1 in squares or -1 in kinds or len(set(squares)) != len(squares):
+        _refuse_cells(where, cells)
+    for sq, kind, (name, cell) in zip(squares, kinds, cells, strict=True):
+        board[sq] = kind
+        if len(cell) == 2:
+            owner: int = cell[1]
+            if not 1 <= owner <= numplayers:
+                _check_player(where, owner, numplayers, f"the cap on {name}")
+            caps[sq] = owner
+    return board, caps
+
+
+def _refuse_cells(where: str, cells: list[tuple[str, tuple[Any, ...]]]) -> None:
+    seen: set[int] = set()
+    for name, cell in cells:
+        sq = _SQUARE_OF_NAME.get(name)
+        if sq is None:
+            raise InvalidStateError(f"{where}: {short(name)} is not a square of the 8×8 board")
+        if sq in seen:
+            raise InvalidStateError(f"{where}: square {name} is listed twice")
+        seen.add(sq)
+        if cell[0] not in _PYRAMID_OF_JSON:
+            raise InvalidStateError(
+                f"{where}: square {name}: {short(list(cell[0]))} is not a pyramid"
+            )
 
 
 def _check_player(where: str, player: int, numplayers: int, what: str) -> None:

@@ -37,7 +37,8 @@ class Entry(NamedTuple):
     @property
     def ended(self) -> bool:
         """Whether this entry ends the game."""
-        return bool(self.events) and type(self.events[-1]) is GameEnded
+        events = self.events
+        return bool(events) and type(events[-1]) is GameEnded
 
     @property
     def winners(self) -> list[int]:

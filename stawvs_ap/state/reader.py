@@ -20,7 +20,7 @@ from .checks import GameState, load_checked
 from .entry import ENDINGS, Entry
 from .format import INTEGER_JSON, MAX_STATE_BYTES, read_document
 from .timestamps import is_timestamp
-from .writer import entry_dict, state_dict, to_json
+from .writer import state_dict, to_json
 
 __all__ = ["GameState", "load_state"]
 
@@ -85,10 +85,12 @@ def _replayed(text: str) -> GameState | None:
     # The first entry was checked in full, so only the rest must be written as
     # this engine writes it (Abstract Play's engine leaves out a first entry's
     # empty 'eliminated'; all else it writes as we do).
-    ours = to_json(state_dict(start.numplayers, start.variants, entries))
-    header = len(ours) - len(ours.split(_STACK, 1)[1])
-    first_length = len(to_json(entry_dict(entries[0])))
-    if text[:at] != ours[: header - len(_STACK)] or text[end:] != ours[header + first_length :]:
+    ours = state_dict(start.numplayers, start.variants, entries)
+    later = ours["stack"][1:]
+    ours["stack"] = []
+    if text[:at] + _STACK + "]}" != to_json(ours):
+        return None
+    if text[end:] != ("," + to_json(later)[1:] if later else "]") + "}":
         return None
     return GameState(start.numplayers, start.variants, entries)
 
