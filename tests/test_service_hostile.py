@@ -104,10 +104,9 @@ def test_an_overlong_line_is_dropped_without_being_held_whole() -> None:
 def test_deep_nesting_gets_a_parse_error(server: Client) -> None:
     response = refused(server, b"[" * 200_000 + b"]" * 200_000)
     assert error_of(response) == (-32700, None)
-    deep_params = request("moves", {"state": 0})
-    deep_params = deep_params.replace(b'"state": 0', b'"state": ' + b'{"a":' * 600 + b"1" +
-                                      b"}" * 600)
-    assert error_of(refused(server, deep_params)) == (1000, "BAD_STATE")
+    deep_state = b'{"a":' * 600 + b"1" + b"}" * 600  # parses, but is no state
+    line = request("moves", {"state": 0}).replace(b'"state": 0', b'"state": ' + deep_state)
+    assert error_of(refused(server, line)) == (1000, "BAD_STATE")
 
 
 # -- requests that are not valid ---------------------------------------------------------
@@ -202,11 +201,12 @@ def test_a_refused_move_in_a_list_names_its_place(server: Client) -> None:
 
 
 @pytest.mark.parametrize(("method", "params", "code"), [
-    ("new", {"players": 5}, "BAD_ARGUMENT"), ("new", {"players": 2, "variants": ["x"]},
-                                               "BAD_VARIANT"),
-    ("render", {"state": NEW, "ply": 3}, "BAD_INDEX"), ("resign", {"state": NEW, "player": 3},
-                                                        "BAD_PLAYER"),
-    ("record", {"state": NEW}, "NOT_FINISHED"), ("replay", {"record": {}}, "BAD_RECORD"),
+    ("new", {"players": 5}, "BAD_ARGUMENT"),
+    ("new", {"players": 2, "variants": ["x"]}, "BAD_VARIANT"),
+    ("render", {"state": NEW, "ply": 3}, "BAD_INDEX"),
+    ("resign", {"state": NEW, "player": 3}, "BAD_PLAYER"),
+    ("record", {"state": NEW}, "NOT_FINISHED"),
+    ("replay", {"record": {}}, "BAD_RECORD"),
     ("preview", {"state": NEW, "move": "a1"}, "BAD_PLACEMENT"),
 ])
 def test_other_refusals_carry_the_engine_code(
