@@ -248,6 +248,12 @@ def _cmd_record(args: argparse.Namespace) -> None:
     _write_outputs({args.output: _json(game.gen_record(uid=uid, players=players))})
 
 
+def _cmd_serve(args: argparse.Namespace) -> None:
+    from .service import serve  # late: only the server needs it
+
+    sys.exit(serve())
+
+
 # -- the parser ---------------------------------------------------------------------
 
 
@@ -338,6 +344,8 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--names", nargs="+", metavar="NAME", help="player names, in order")
     record.add_argument("--uid", help="the game's id in the record (default: from the state)")
     _add_output(record, "record")
+
+    command("serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve)
     return parser
 
 

@@ -1,0 +1,197 @@
+"""JSON-RPC 2.0 over lines of a byte stream, for any table of methods.
+
+One JSON text per line comes in: a request, or a batch (an array of requests).
+For each line that calls for an answer one line goes out, the response or the
+array of responses, flushed at once. Notifications (requests without ``id``)
+are not answered, and not run either: the methods served here change nothing,
+so running them could show nothing. Blank lines are skipped.
+
+The server side of :mod:`stawvs_ap.service`; it knows nothing of the game. A
+method is a callable ``call(method, params)`` that returns the result or
+raises :class:`RpcError`; any other exception is answered ``-32603`` and
+logged with its traceback on standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, BinaryIO, Final
+
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "MAX_BATCH",
+    "MAX_LINE_BYTES",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "Dispatch",
+    "RpcError",
+    "answer_line",
+    "serve_lines",
+]
+
+#: The longest request line read, newline excluded: room for the largest state
+#: the engine loads (4 MB) even as escaped JSON text inside a request.
+MAX_LINE_BYTES: Final = 8 * 1024 * 1024
+#: The most requests one batch may hold: a short line of many tiny requests
+#: must not make the server write megabytes of errors.
+MAX_BATCH: Final = 1000
+PARSE_ERROR: Final = -32700
+INVALID_REQUEST: Final = -32600
+METHOD_NOT_FOUND: Final = -32601
+INVALID_PARAMS: Final = -32602
+INTERNAL_ERROR: Final = -32603
+
+_DISCARD_CHUNK: Final = 64 * 1024
+_LOG = logging.getLogger("stawvs_ap.service")
+
+#: ``call(method, params)``: the result of a request, or an :class:`RpcError`.
+Dispatch = Callable[[str, "dict[str, Any] | list[Any]"], Any]
+
+
+class RpcError(Exception):
+    """A request that gets an error response: its code, message and data."""
+
+    def __init__(self, code: int, message: str, data: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.data = code, message, data
+
+
+def _dumps(value: object) -> str:
+    # ASCII only: text from the caller (ids, moves quoted in messages) may hold
+    # lone surrogates, which no UTF-8 encoder accepts.
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _error(rid: object, code: int, message: str, data: dict[str, Any] | None = None) -> str:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return _dumps({"jsonrpc": "2.0", "id": rid, "error": error})
+
+
+def _valid_id(rid: object) -> bool:
+    return rid is None or isinstance(rid, str) or (
+        isinstance(rid, int | float) and not isinstance(rid, bool)
+    )
+
+
+def _answer(request: object, call: Dispatch) -> str | None:
+    """The response text for one request, or None for a notification."""
+    if not isinstance(request, dict):
+        return _error(None, INVALID_REQUEST, "a request is a JSON object")
+    rid = request.get("id")
+    if not _valid_id(rid):
+        return _error(None, INVALID_REQUEST, "'id' must be text, a number or null")
+    if request.get("jsonrpc") != "2.0":
+        return _error(rid, INVALID_REQUEST, "'jsonrpc' must be \"2.0\"")
+    method = request.get("method")
+    if not isinstance(method, str):
+        return _error(rid, INVALID_REQUEST, "'method' must be text")
+    params = request.get("params", {})
+    if not isinstance(params, dict | list):
+        return _error(rid, INVALID_REQUEST, "'params' must be an object or an array")
+    if "id" not in request:
+        return None
+    try:
+        return _dumps({"jsonrpc": "2.0", "id": rid, "result": call(method, params)})
+    except RpcError as failure:
+        return _error(rid, failure.code, failure.message, failure.data)
+    except Exception as exc:
+        _LOG.exception("stawvs-ap serve: internal error in method %r", method[:80])
+        return _error(rid, INTERNAL_ERROR, f"internal error ({type(exc).__name__})")
+
+
+def _no_constants(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def answer_line(line: bytes, call: Dispatch) -> str | None:
+    """The response line (no newline) for one request line, None when there is
+    nothing to answer (a blank line, notifications only). Never raises."""
+    try:
+        if not line.strip():
+            return None
+        try:
+            message = json.loads(line, parse_constant=_no_constants)
+        except RecursionError:
+            return _error(None, PARSE_ERROR, "the JSON is nested too deeply")
+        except ValueError as exc:  # JSON, UTF-8 and number-length errors alike
+            return _error(None, PARSE_ERROR, f"not JSON: {str(exc)[:200]}")
+        if not isinstance(message, list):
+            return _answer(message, call)
+        if not message:
+            return _error(None, INVALID_REQUEST, "an empty batch")
+        if len(message) > MAX_BATCH:
+            return _error(None, INVALID_REQUEST, f"a batch holds at most {MAX_BATCH} requests")
+        answers = [a for a in (_answer(m, call) for m in message) if a is not None]
+        return "[" + ",".join(answers) + "]" if answers else None
+    except Exception as exc:  # e.g. MemoryError: the next line may still be fine
+        _LOG.exception("stawvs-ap serve: internal error")
+        return _error(None, INTERNAL_ERROR, f"internal error ({type(exc).__name__})")
+
+
+def _discard_line(source: BinaryIO) -> None:
+    """Read and drop the rest of the current line, a chunk at a time."""
+    while True:
+        chunk = source.readline(_DISCARD_CHUNK)
+        if not chunk or chunk.endswith(b"\n"):
+            return
+
+
+def serve_lines(
+    call: Dispatch,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    *,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> int:
+    """Answer requests from ``stdin`` on ``stdout`` (default: the process's own)
+    until the end of input; return the exit status, 0.
+
+    A line over ``max_line_bytes`` is refused (``-32600``, ``data.limit``)
+    without ever being held in memory whole. A closed output also ends the
+    server with status 0, quietly; an interrupt (Ctrl-C) with 130.
+    """
+    source = sys.stdin.buffer if stdin is None else stdin
+    sink = sys.stdout.buffer if stdout is None else stdout
+    try:
+        while True:
+            line = source.readline(max_line_bytes + 1)
+            if not line:
+                sink.flush()
+                return 0
+            if len(line) > max_line_bytes and not line.endswith(b"\n"):
+                _discard_line(source)
+                reply: str | None = _error(
+                    None, INVALID_REQUEST,
+                    f"the request line is longer than {max_line_bytes} bytes",
+                    {"limit": max_line_bytes},
+                )
+            else:
+                reply = answer_line(line, call)
+            if reply is not None:
+                sink.write(reply.encode("ascii") + b"\n")
+                sink.flush()
+    except BrokenPipeError:
+        if stdout is None:
+            _drop_stdout()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _drop_stdout() -> None:
+    # Python flushes sys.stdout once more at exit; with the reader gone that
+    # would print a BrokenPipeError warning, so point it at the null device.
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass

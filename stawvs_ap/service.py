@@ -1,0 +1,352 @@
+"""The engine as a JSON-RPC 2.0 service on standard input and output.
+
+``stawvs-ap serve`` (also ``python -m stawvs_ap serve``) reads one JSON text per
+line, a request or a batch, and writes one response line per line that calls
+for an answer, flushed at once (the framing is :mod:`stawvs_ap.jsonrpc`'s).
+Logs go to standard error only.
+
+Every method is stateless: the caller sends the game as ``state`` (the text
+:meth:`~stawvs_ap.StawvsGame.serialize` gives, or that JSON as an object) and
+gets back what it asked for; a method that changes the game returns the new
+``state`` as text, exactly what ``serialize()`` gives. The server keeps no game
+between requests, so any worker of a pool can answer any request.
+
+Errors: ``-32700`` (a line that is not JSON), ``-32600`` (not a valid request,
+an empty or oversized batch, a line over :data:`MAX_LINE_BYTES`), ``-32601``
+(unknown method), ``-32602`` (missing, unknown or mistyped parameters),
+``-32603`` (a fault of the server, logged with its traceback) and
+:data:`APP_ERROR` (``1000``) for every refusal of the engine, with the
+engine's code in ``error.data.code`` and a sentence a player can read as
+``error.message``. Nothing ends the server but the end of its input or a
+closed standard output (both exit 0).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, BinaryIO, Final
+
+from stawvs_ap import StawvsGame, __version__
+from stawvs_ap.errors import StawvsError
+from stawvs_ap.jsonrpc import (
+    INVALID_PARAMS,
+    MAX_BATCH,
+    MAX_LINE_BYTES,
+    METHOD_NOT_FOUND,
+    RpcError,
+    serve_lines,
+)
+from stawvs_ap.jsonrpc import answer_line as _answer_line
+from stawvs_ap.replay import from_record
+
+__all__ = [
+    "APP_ERROR",
+    "MAX_BATCH",
+    "MAX_LINE_BYTES",
+    "METHODS",
+    "Method",
+    "answer_line",
+    "call",
+    "serve",
+]
+
+#: ``error.code`` of every refusal by the engine (its own code is in ``error.data.code``).
+APP_ERROR: Final = 1000
+
+Params = dict[str, Any]
+Result = dict[str, Any]
+
+
+# -- parameters ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a parameter must be: a test, and the words for the error when it fails."""
+
+    test: Callable[[object], bool]
+    what: str
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _is_moves(value: object) -> bool:
+    return _is_texts(value) and bool(value)
+
+
+_PLAYER_KEYS: Final = {"name": str, "uid": str, "is_ai": bool}
+
+
+def _is_player(value: object) -> bool:
+    if isinstance(value, str):
+        return True
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and all(k in _PLAYER_KEYS and isinstance(v, _PLAYER_KEYS[k]) for k, v in value.items())
+    )
+
+
+STATE: Final = Kind(lambda v: isinstance(v, str | dict), "a serialized state (JSON text or object)")
+TEXT: Final = Kind(lambda v: isinstance(v, str), "text")
+INT: Final = Kind(_is_int, "a whole number")
+OBJECT: Final = Kind(lambda v: isinstance(v, dict), "an object")
+SEED: Final = Kind(lambda v: isinstance(v, str) or _is_int(v), "a whole number or text")
+TEXTS: Final = Kind(_is_texts, "a list of texts")
+MOVES: Final = Kind(_is_moves, "a non-empty list of move strings")
+PLAYERS: Final = Kind(
+    lambda v: isinstance(v, list) and all(map(_is_player, v)),
+    "a list of players, each a name or an object {name, uid?, is_ai?}",
+)
+
+
+@dataclass(frozen=True)
+class Method:
+    """A method of the protocol: its parameters (required and optional) and its body."""
+
+    run: Callable[[Params], Result]
+    required: dict[str, Kind]
+    optional: dict[str, Kind]
+
+    def check(self, params: Params) -> Params:
+        """The parameters, checked: absent optional ones (or null) left out.
+
+        Raises :class:`RpcError` (``INVALID_PARAMS``) naming the first problem.
+        """
+        unknown = sorted(set(params) - set(self.required) - set(self.optional))
+        if unknown:
+            takes = ", ".join([*self.required, *(f"{n}?" for n in self.optional)]) or "nothing"
+            raise RpcError(
+                INVALID_PARAMS, f"unknown parameter {unknown[0]!r} (this method takes {takes})"
+            )
+        for name in self.required:
+            if name not in params:
+                raise RpcError(INVALID_PARAMS, f"missing parameter {name!r}")
+        checked = {k: v for k, v in params.items() if v is not None or k in self.required}
+        for name, value in checked.items():
+            kind = self.required.get(name) or self.optional[name]
+            if not kind.test(value):
+                raise RpcError(INVALID_PARAMS, f"parameter {name!r} must be {kind.what}")
+        return checked
+
+
+#: Every method of the protocol by name.
+METHODS: Final[dict[str, Method]] = {}
+
+
+def _method(
+    name: str, required: dict[str, Kind] | None = None, optional: dict[str, Kind] | None = None
+) -> Callable[[Callable[[Params], Result]], Callable[[Params], Result]]:
+    def register(run: Callable[[Params], Result]) -> Callable[[Params], Result]:
+        METHODS[name] = Method(run, required or {}, optional or {})
+        return run
+
+    return register
+
+
+# -- the methods ----------------------------------------------------------------
+
+
+def _game(params: Params) -> StawvsGame:
+    return StawvsGame(params["state"])
+
+
+def _played(game: StawvsGame) -> Result:
+    """What a method that changed the game answers."""
+    return {
+        "state": game.serialize(),
+        "results": game.results,
+        "gameover": game.gameover,
+        "winner": game.winner,
+        "currplayer": game.currplayer,
+    }
+
+
+@cache
+def _gameinfo() -> dict[str, Any]:
+    info: dict[str, Any] = json.loads(StawvsGame.info())
+    return info
+
+
+@_method("version")
+def _version(params: Params) -> Result:
+    return {"version": _gameinfo()["version"], "package": __version__}
+
+
+@_method("info")
+def _info(params: Params) -> Result:
+    return {"gameinfo": _gameinfo()}
+
+
+@_method("variants", optional={"state": STATE})
+def _variants(params: Params) -> Result:
+    result: Result = {"available": _gameinfo()["variants"]}
+    if "state" in params:
+        game = _game(params)
+        result["active"] = list(game.variants)
+        result["names"] = game.get_variants()
+    return result
+
+
+@_method("new", {"players": INT}, {"variants": TEXTS, "seed": SEED})
+def _new(params: Params) -> Result:
+    game = StawvsGame(params["players"], variants=params.get("variants"), seed=params.get("seed"))
+    return {"state": game.serialize()}
+
+
+@_method("moves", {"state": STATE})
+def _moves(params: Params) -> Result:
+    return {"moves": _game(params).moves()}
+
+
+@_method("validate", {"state": STATE, "move": TEXT})
+def _validate(params: Params) -> Result:
+    # Every key, null where validate_move leaves it out: one shape for every verdict.
+    return _game(params).validate_move(params["move"])._asdict()
+
+
+@_method("move", {"state": STATE}, {"move": TEXT, "moves": MOVES})
+def _move(params: Params) -> Result:
+    if ("move" in params) == ("moves" in params):
+        raise RpcError(INVALID_PARAMS, "give either 'move' (one move) or 'moves' (a list)")
+    game = _game(params)
+    if "move" in params:
+        game.move(params["move"])
+        return _played(game)
+    for index, move in enumerate(params["moves"]):
+        try:
+            game.move(move)
+        except StawvsError as exc:
+            data = {"code": exc.code, "index": index, "move": move}
+            raise RpcError(APP_ERROR, exc.message, data) from None
+    return _played(game)
+
+
+@_method("preview", {"state": STATE, "move": TEXT})
+def _preview(params: Params) -> Result:
+    game = _game(params).move(params["move"], partial=True)
+    return {"render": game.render(), "results": game.results}
+
+
+@_method("click", {"state": STATE, "move": TEXT, "row": INT, "col": INT})
+def _click(params: Params) -> Result:
+    return _game(params).handle_click(params["move"], params["row"], params["col"])._asdict()
+
+
+@_method("render", {"state": STATE}, {"ply": INT})
+def _render(params: Params) -> Result:
+    game = _game(params)
+    if "ply" in params:
+        game.load(params["ply"])
+    return {"render": game.render()}
+
+
+@_method("scores", {"state": STATE})
+def _scores(params: Params) -> Result:
+    sidebar = _game(params).sidebar_scores()
+    return {"scores": sidebar[0]["scores"], "sidebar": sidebar}
+
+
+@_method("chat_log", {"state": STATE}, {"names": TEXTS})
+def _chat_log(params: Params) -> Result:
+    return {"chat_log": _game(params).chat_log(params.get("names"))}
+
+
+@_method("move_history", {"state": STATE})
+def _move_history(params: Params) -> Result:
+    return {"move_history": _game(params).move_history()}
+
+
+@cache
+def _any_game() -> StawvsGame:
+    return StawvsGame(2, seed=0)
+
+
+@_method("same_move", {"a": TEXT, "b": TEXT})
+def _same_move(params: Params) -> Result:
+    # same_move reads no position: any game answers it.
+    return {"same": _any_game().same_move(params["a"], params["b"])}
+
+
+@_method("resign", {"state": STATE, "player": INT})
+def _resign(params: Params) -> Result:
+    return _played(_game(params).resign(params["player"]))
+
+
+@_method("timeout", {"state": STATE, "player": INT})
+def _timeout(params: Params) -> Result:
+    return _played(_game(params).timeout(params["player"]))
+
+
+@_method("draw", {"state": STATE})
+def _draw(params: Params) -> Result:
+    return _played(_game(params).draw())
+
+
+@_method("abandoned", {"state": STATE})
+def _abandoned(params: Params) -> Result:
+    return _played(_game(params).abandoned())
+
+
+@_method("record", {"state": STATE}, {"uid": TEXT, "players": PLAYERS})
+def _record(params: Params) -> Result:
+    game = _game(params)
+    given = params.get("players", [f"Player {i}" for i in range(1, game.numplayers + 1)])
+    players = [{"name": p} if isinstance(p, str) else p for p in given]
+    uid = params.get("uid")
+    if uid is None:
+        # Made from the game alone, so asking twice gives the same record id.
+        uid = "local-" + hashlib.sha256(game.serialize().encode("utf-8")).hexdigest()[:12]
+    return {"record": game.gen_record(uid=uid, players=players)}
+
+
+@_method("replay", {"record": OBJECT}, {"initial": STATE})
+def _replay(params: Params) -> Result:
+    game = from_record(params["record"], initial=params.get("initial"))
+    return {"state": game.serialize()}
+
+
+# -- serving ------------------------------------------------------------------------
+
+
+def call(method: str, params: dict[str, Any] | list[Any]) -> Result:
+    """The result of ``method`` with ``params``; raises :class:`RpcError` for an
+    unknown method, bad parameters (checked before anything runs) and every
+    refusal of the engine (``APP_ERROR``, the engine's code in ``data.code``)."""
+    spec = METHODS.get(method)
+    if spec is None:
+        raise RpcError(METHOD_NOT_FOUND, f"there is no method {method[:80]!r}")
+    if not isinstance(params, dict):
+        raise RpcError(INVALID_PARAMS, "params must be an object: parameters go by name")
+    checked = spec.check(params)
+    try:
+        return spec.run(checked)
+    except StawvsError as exc:
+        raise RpcError(APP_ERROR, exc.message, {"code": exc.code}) from None
+
+
+def answer_line(line: bytes) -> str | None:
+    """The response line (no newline) to one request line, None when nothing is
+    to be answered. Never raises."""
+    return _answer_line(line, call)
+
+
+def serve(
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    *,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> int:
+    """Serve the methods on ``stdin``/``stdout`` (default: the process's own)
+    until the end of input; return the exit status (0; 130 after Ctrl-C)."""
+    return serve_lines(call, stdin, stdout, max_line_bytes=max_line_bytes)

@@ -1,0 +1,87 @@
+"""Helpers for the tests of ``stawvs-ap serve``: starting servers, raw exchanges, clocks.
+
+The server always runs as a child process (``python -m stawvs_ap serve``) with
+this checkout first on ``PYTHONPATH``, as a host would run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+from stawvs_ap import StawvsGame
+from stawvs_ap.remote import Client
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
+)}
+
+
+def start_server() -> Client:
+    """A new server running this checkout's package."""
+    return Client(env=ENV)
+
+
+def request(method: str, params: object = None, rid: object = 1) -> bytes:
+    """A request line (``params`` left out when None)."""
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message).encode("ascii")
+
+
+def exchange(server: Client, line: bytes) -> Any:
+    """Send one raw line; return the parsed response line."""
+    server.send_raw(line)
+    return json.loads(server.read_raw())
+
+
+def assert_still_answers(server: Client) -> None:
+    """The server answers an ordinary request (after whatever came before)."""
+    assert exchange(server, request("version", rid="ping")) == {
+        "jsonrpc": "2.0", "id": "ping", "result": {"version": "20251113", "package": "0.1.0"}
+    }
+
+
+def error_of(response: Any) -> tuple[int, str | None]:
+    """The JSON-RPC code of an error response and its engine code (``data.code``)."""
+    error = response["error"]
+    return error["code"], (error.get("data") or {}).get("code")
+
+
+class Clock:
+    """A game clock that gives back the timestamps the server used, in order,
+    so that an in-process game writes the same states byte for byte."""
+
+    def __init__(self, *stamps: str) -> None:
+        self.stamps = list(stamps)
+
+    def __call__(self) -> str:
+        return self.stamps.pop(0) if len(self.stamps) > 1 else self.stamps[0]
+
+
+def stamps(state: str, last: int = 1) -> list[str]:
+    """The timestamps of the last ``last`` stack entries of a state."""
+    return [e["_timestamp"] for e in json.loads(state)["stack"][-last:]]
+
+
+def finished_state(players: int = 3, seed: int = 5) -> str:
+    """The state of a finished game of random moves."""
+    game, rng = StawvsGame(players, seed=seed), random.Random(seed)
+    while not game.gameover:
+        game.move(rng.choice(game.moves()))
+    return game.serialize()
+
+
+def state_after(plies: int, players: int = 2, seed: int = 3) -> str:
+    """The state after ``plies`` random moves of a new game (fewer if it ends)."""
+    game, rng = StawvsGame(players, seed=seed), random.Random(seed)
+    for _ in range(plies):
+        if game.gameover:
+            break
+        game.move(rng.choice(game.moves()))
+    return game.serialize()

@@ -1,0 +1,281 @@
+"""``stawvs-ap serve`` driven through :class:`stawvs_ap.remote.Client`: complete
+games equal to the in-process API, every method, the protocol schema, the Node
+example. The hostile inputs are in ``test_service_hostile.py``.
+
+One server process serves the whole module. A server's states carry its own
+timestamps, so the in-process games here run on a :class:`Clock` that gives
+back the server's: with the same clock readings the states must be the same
+byte for byte.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+from service_support import (
+    ENV,
+    ROOT,
+    Clock,
+    exchange,
+    finished_state,
+    request,
+    stamps,
+    start_server,
+    state_after,
+)
+
+from stawvs_ap import StawvsError, StawvsGame
+from stawvs_ap.remote import Client, RemoteError
+from stawvs_ap.service import METHODS
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Client]:
+    client = start_server()
+    yield client
+    assert client.close() == 0  # end of input ends the server with status 0
+
+
+def played(game: StawvsGame) -> dict[str, Any]:
+    """What the server's ``move`` and endings answer, from an in-process game."""
+    return {"state": game.serialize(), "results": game.results, "gameover": game.gameover,
+            "winner": game.winner, "currplayer": game.currplayer}
+
+
+# -- complete games -------------------------------------------------------------
+
+GAMES = [(2, [], 11), (3, ["hole", "hey"], 12), (4, ["random", "finalfree", "pieces-2"], 13)]
+
+
+@pytest.mark.parametrize(("players", "variants", "seed"), GAMES, ids=["2p", "3p", "4p"])
+def test_a_complete_game_through_the_server_equals_the_in_process_game(
+    server: Client, players: int, variants: list[str], seed: int
+) -> None:
+    state = server.new(players, variants, seed)["state"]
+    clock = Clock(*stamps(state))
+    game = StawvsGame(players, variants=variants, seed=seed, clock=clock)
+    assert state == game.serialize()
+    rng = random.Random(seed)
+    for ply in itertools.count():
+        if game.gameover:
+            break
+        moves = game.moves()
+        assert server.moves(state)["moves"] == moves
+        move = rng.choice(moves)
+        probe = rng.choice([move, move[:2], move[:5], "z9", "pass", move.upper()])
+        assert server.validate(state, probe) == game.validate_move(probe)._asdict()
+        if ply % 7 == 0:
+            part = rng.choice([move, move[:2], move[:5]])
+            if game.validate_move(part).canrender:
+                shown = StawvsGame(state).move(part, partial=True)
+                assert server.preview(state, part) == {
+                    "render": shown.render(), "results": shown.results
+                }
+            row, col = rng.randrange(8), rng.randrange(8)
+            start = move.split("-")[0] if "-" in move else ""
+            assert server.click(state, start, row, col) == (
+                game.handle_click(start, row, col)._asdict()
+            )
+        after = server.move(state, move)
+        clock.stamps = stamps(after["state"])
+        assert after == played(game.move(move))  # byte-identical state, same verdicts
+        state = after["state"]
+        assert server.render(state)["render"] == StawvsGame(state).render()
+
+    names = [f"Ann {p}" for p in range(1, players + 1)]
+    assert server.scores(state) == {"scores": game.sidebar_scores()[0]["scores"],
+                                    "sidebar": game.sidebar_scores()}
+    assert server.chat_log(state, names)["chat_log"] == game.chat_log(names)
+    assert server.move_history(state)["move_history"] == game.move_history()
+    assert server.render(state, ply=5)["render"] == StawvsGame(state).load(5).render()
+    assert server.variants(state)["active"] == game.variants
+    assert server.variants(state)["names"] == game.get_variants()
+
+    record = server.record(state, uid="g1", players=names)["record"]
+    at = Clock(record["header"]["date-generated"])
+    assert record == StawvsGame(state, clock=at).gen_record(
+        uid="g1", players=[{"name": n} for n in names]
+    )
+    assert server.replay(record)["state"] == StawvsGame.from_record(record).serialize()
+
+
+def test_several_moves_in_one_request_equal_playing_them_in_turn(server: Client) -> None:
+    state = state_after(4)
+    game = StawvsGame(state, clock=Clock(""))
+    rng = random.Random(2)
+    moves = []
+    for _ in range(5):
+        moves.append(rng.choice(game.moves()))
+        game.move(moves[-1])
+    after = server.move(state, moves=moves)
+    game = StawvsGame(state, clock=Clock(*stamps(after["state"], last=5)))
+    for move in moves:
+        game.move(move)
+    assert after == played(game)
+
+
+@pytest.mark.parametrize("ending", ["resign", "timeout", "draw", "abandoned"])
+def test_each_ending_equals_the_in_process_call(server: Client, ending: str) -> None:
+    state = state_after(9, players=3)
+    args = {"player": 2} if ending in ("resign", "timeout") else {}
+    after = server.call(ending, {"state": state, **args})
+    game = StawvsGame(state, clock=Clock(*stamps(after["state"])))
+    assert after == played(getattr(game, ending)(*args.values()))
+    with pytest.raises(StawvsError) as refused:  # a finished game cannot end again
+        server.call(ending, {"state": after["state"], **args})
+    assert refused.value.code == "GAMEOVER"
+
+
+def test_a_state_given_as_an_object_answers_as_its_text(server: Client) -> None:
+    state = state_after(20)
+    move = StawvsGame(state).moves()[0]
+    assert server.moves(json.loads(state)) == server.moves(state)
+    assert server.validate(json.loads(state), move) == server.validate(state, move)
+    after = server.move(json.loads(state), move)
+    game = StawvsGame(state, clock=Clock(*stamps(after["state"])))
+    assert after["state"] == game.move(move).serialize()
+
+
+def test_replay_of_a_record_without_a_starting_board_takes_the_initial_state(
+    server: Client,
+) -> None:
+    state = finished_state(2, seed=8)
+    record = StawvsGame(state).gen_record(uid="r", players=[{"name": "A"}, {"name": "B"}])
+    del record["header"]["startingPosition"]
+    with pytest.raises(StawvsError) as refused:
+        server.replay(record)
+    assert refused.value.code == "BAD_RECORD"
+    replayed = server.replay(record, initial=state)["state"]
+    assert replayed == StawvsGame.from_record(record, initial=state).serialize()
+
+
+def test_version_info_variants_and_same_move_need_no_state(server: Client) -> None:
+    assert server.version() == {"version": "20251113", "package": "0.1.0"}
+    assert server.info() == {"gameinfo": json.loads(StawvsGame.info())}
+    assert server.variants() == {"available": json.loads(StawvsGame.info())["variants"]}
+    assert server.same_move(" C3-F6,f2", "c3-f6,F2") == {"same": True}
+    assert server.same_move("c3-f6,f2", "c3-f6,f3") == {"same": False}
+
+
+def test_the_client_raises_stawvs_errors_with_the_engine_code(server: Client) -> None:
+    with pytest.raises(RemoteError) as refused:
+        server.move(StawvsGame(2, seed=1).serialize(), "a1")
+    assert isinstance(refused.value, StawvsError)
+    assert (refused.value.code, refused.value.rpc_code) == ("BAD_PLACEMENT", 1000)
+    with pytest.raises(RemoteError) as unknown:
+        server.call("no_such_method")
+    assert (unknown.value.code, unknown.value.rpc_code) == ("METHOD_NOT_FOUND", -32601)
+
+
+def test_the_client_as_a_context_manager_ends_its_server() -> None:
+    with start_server() as client:
+        assert client.moves(StawvsGame(2, seed=1).serialize())["moves"]
+    assert client.process.returncode == 0
+    with pytest.raises(ConnectionError):
+        client.version()
+
+
+# -- the protocol schema -----------------------------------------------------------
+
+
+@cache
+def registry() -> Registry:
+    resources = []
+    for path in sorted((ROOT / "schemas").glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
+
+
+def schema_errors(definition: str, document: object) -> list[str]:
+    """Errors of ``document`` against ``$defs/<definition>`` of the protocol schema."""
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": f"urn:stawvs-ap:schema:protocol#/$defs/{definition}"}, registry=registry()
+    )
+    return [f"{e.json_path}: {e.message[:200]}" for e in validator.iter_errors(document)]
+
+
+def example_params() -> dict[str, dict[str, Any]]:
+    """Valid parameters for every method."""
+    new = StawvsGame(2, seed=1).serialize()
+    mid = state_after(12)
+    done = finished_state(2, seed=4)
+    record = StawvsGame(done).gen_record(uid="x", players=[{"name": "A"}, {"name": "B"}])
+    return {
+        "version": {}, "info": {}, "variants": {"state": mid},
+        "new": {"players": 3, "variants": ["hole"], "seed": 9},
+        "moves": {"state": json.loads(new)}, "validate": {"state": mid, "move": "a1-b2,c3"},
+        "move": {"state": mid, "moves": StawvsGame(mid).moves()[:1]},
+        "preview": {"state": mid, "move": StawvsGame(mid).moves()[0][:5]},
+        "click": {"state": new, "move": "", "row": 3, "col": 3},
+        "render": {"state": mid, "ply": -2}, "scores": {"state": done},
+        "chat_log": {"state": mid, "names": ["A", "B"]}, "move_history": {"state": mid},
+        "same_move": {"a": "pass", "b": "PASS"}, "resign": {"state": mid, "player": 1},
+        "timeout": {"state": mid, "player": 2}, "draw": {"state": mid},
+        "abandoned": {"state": mid},
+        "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
+        "replay": {"record": record},
+    }
+
+
+def test_every_method_exchanges_requests_and_results_the_schema_describes(
+    server: Client,
+) -> None:
+    examples = example_params()
+    assert set(examples) == set(METHODS)
+    for number, (method, params) in enumerate(examples.items()):
+        line = request(method, params, rid=number)
+        response = exchange(server, line)
+        assert "result" in response, (method, response)
+        assert schema_errors("request", json.loads(line)) == [], method
+        assert schema_errors("response", response) == [], method
+        assert schema_errors(f"{method}.result", response["result"]) == [], method
+
+
+def test_error_responses_and_batches_satisfy_the_schema(server: Client) -> None:
+    lines = [b"not json", b"[1]", request("nope"), request("moves", {"state": 1}),
+             request("moves", {"state": "{}"}), request("version", rid=None)]
+    for line in lines:
+        response = exchange(server, line)
+        assert schema_errors("response" if isinstance(response, dict) else "responseBatch",
+                             response) == [], line
+    assert schema_errors("request", json.loads(request("nope"))) != []
+    assert schema_errors("request", json.loads(request("move", {"state": "{}"}))) != []
+
+
+def test_the_schema_names_each_method_with_the_parameters_the_server_takes() -> None:
+    schema = json.loads((ROOT / "schemas" / "protocol.schema.json").read_text(encoding="utf-8"))
+    defs = schema["$defs"]
+    named = {d.removesuffix(".params") for d in defs if d.endswith(".params")}
+    assert named == set(METHODS)
+    for name, method in METHODS.items():
+        params = defs[f"{name}.params"]
+        assert set(params["properties"]) == set(method.required) | set(method.optional), name
+        assert set(params["required"]) == set(method.required), name
+        assert f"{name}.result" in defs
+
+
+# -- other languages --------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on the PATH")
+@pytest.mark.parametrize(("players", "seed"), [(3, 7)])
+def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> None:
+    done = subprocess.run(
+        ["node", str(ROOT / "examples" / "node" / "play.mjs"), str(players), str(seed)],
+        env={**ENV, "STAWVS_PYTHON": sys.executable},
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Winner: player" in done.stdout
