@@ -47,6 +47,12 @@ class ErrorCode(StrEnum):
     BAD_INDEX = "BAD_INDEX"
     NO_UNDO = "NO_UNDO"
     NOT_FINISHED = "NOT_FINISHED"
+    # The JSON-RPC service's protocol errors, as its client reports them.
+    PARSE_ERROR = "PARSE_ERROR"
+    INVALID_REQUEST = "INVALID_REQUEST"
+    METHOD_NOT_FOUND = "METHOD_NOT_FOUND"
+    INVALID_PARAMS = "INVALID_PARAMS"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
 class StawvsError(Exception):

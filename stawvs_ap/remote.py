@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import IO, Any, Final
 
-from stawvs_ap.errors import StawvsError
+from stawvs_ap.errors import ErrorCode, StawvsError
 
 __all__ = ["Client", "RemoteError"]
 
@@ -49,8 +49,10 @@ class RemoteError(StawvsError):
     def __init__(self, rpc_code: int, message: str, data: Any = None) -> None:
         code = data.get("code") if isinstance(data, dict) else None
         if not isinstance(code, str):
-            code = RPC_CODES.get(rpc_code, f"RPC_{rpc_code}")
-        super().__init__(code, message)
+            code = RPC_CODES.get(rpc_code, "INTERNAL_ERROR")
+        if code not in ErrorCode.__members__:  # a newer server's code
+            code = "INTERNAL_ERROR"
+        super().__init__(ErrorCode(code), message)
         self.rpc_code = rpc_code
         self.data = data
 

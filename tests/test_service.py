@@ -35,9 +35,9 @@ from service_support import (
     state_after,
 )
 
-from stawvs_ap import StawvsError, StawvsGame
+from stawvs_ap import StawvsError, StawvsGame, from_record
 from stawvs_ap.remote import Client, RemoteError
-from stawvs_ap.service import METHODS
+from stawvs_ap.tools.service import METHODS
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +107,7 @@ def test_a_complete_game_through_the_server_equals_the_in_process_game(
     assert record == StawvsGame(state, clock=at).gen_record(
         uid="g1", players=[{"name": n} for n in names]
     )
-    assert server.replay(record)["state"] == StawvsGame.from_record(record).serialize()
+    assert server.replay(record)["state"] == from_record(record).serialize()
 
 
 def test_several_moves_in_one_request_equal_playing_them_in_turn(server: Client) -> None:
@@ -157,7 +157,7 @@ def test_replay_of_a_record_without_a_starting_board_takes_the_initial_state(
         server.replay(record)
     assert refused.value.code == "BAD_RECORD"
     replayed = server.replay(record, initial=state)["state"]
-    assert replayed == StawvsGame.from_record(record, initial=state).serialize()
+    assert replayed == from_record(record, initial=state).serialize()
 
 
 def test_version_info_variants_and_same_move_need_no_state(server: Client) -> None:

@@ -26,9 +26,9 @@ from service_support import (
 )
 
 from stawvs_ap import StawvsError, StawvsGame
-from stawvs_ap import service as service_module
 from stawvs_ap.remote import Client
-from stawvs_ap.service import MAX_BATCH, MAX_LINE_BYTES, Method, answer_line, serve
+from stawvs_ap.tools import service as service_module
+from stawvs_ap.tools.service import MAX_BATCH, MAX_LINE_BYTES, Method, answer_line, serve
 
 NEW = StawvsGame(2, seed=1).serialize()
 

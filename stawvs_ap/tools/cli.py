@@ -31,6 +31,7 @@ from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
+from .service import serve
 from .svg import board_svg
 from .textboard import board_text
 
@@ -249,8 +250,6 @@ def _cmd_record(args: argparse.Namespace) -> None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> None:
-    from .service import serve  # late: only the server needs it
-
     sys.exit(serve())
 
 

@@ -2,7 +2,7 @@
 
 ``stawvs-ap serve`` (also ``python -m stawvs_ap serve``) reads one JSON text per
 line, a request or a batch, and writes one response line per line that calls
-for an answer, flushed at once (the framing is :mod:`stawvs_ap.jsonrpc`'s).
+for an answer, flushed at once (the framing is :mod:`stawvs_ap.tools.jsonrpc`'s).
 Logs go to standard error only.
 
 Every method is stateless: the caller sends the game as ``state`` (the text
@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, BinaryIO, Final
 
-from stawvs_ap import StawvsGame, __version__
-from stawvs_ap.errors import StawvsError
-from stawvs_ap.jsonrpc import (
+from .. import __version__
+from ..errors import StawvsError
+from ..host.game import StawvsGame
+from ..records import from_record
+from .jsonrpc import (
     INVALID_PARAMS,
     MAX_BATCH,
     MAX_LINE_BYTES,
@@ -40,8 +42,7 @@ from stawvs_ap.jsonrpc import (
     RpcError,
     serve_lines,
 )
-from stawvs_ap.jsonrpc import answer_line as _answer_line
-from stawvs_ap.replay import from_record
+from .jsonrpc import answer_line as _answer_line
 
 __all__ = [
     "APP_ERROR",
