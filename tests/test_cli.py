@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from reference_data import games
 
-from stawvs_ap import StawvsGame, from_record
+from stawvs_ap import StawvsGame, __version__, from_record
 from stawvs_ap.tools.textboard import board_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,6 +134,10 @@ def test_info_prints_the_metadata() -> None:
 
 def test_help_exits_0() -> None:
     assert "replay" in ok("--help")
+
+
+def test_version_prints_the_package_version() -> None:
+    assert ok("--version") == f"stawvs-ap {__version__}\n"
 
 
 NAMES = ["Ann", "Bob", "Cy"]

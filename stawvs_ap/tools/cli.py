@@ -10,10 +10,12 @@ print to standard output or write the file given with ``-o``::
     stawvs-ap svg game.json -o board.svg
     stawvs-ap replay record.json --ply 20 --svg board.svg
 
-Bad input (an unreadable file, a broken state or record, an illegal move, an
-unknown variant, bad arguments) prints one line ``stawvs-ap: error: ...`` on
-standard error and exits with status 2; no output file is written then, and
-output files are only ever replaced whole.
+Bad input (an unreadable or oversized file, a broken state or record, an
+illegal move, an unknown variant, bad arguments, an output that cannot be
+written) prints one line ``stawvs-ap: error: ...`` on standard error and exits
+with status 2. A command's outputs are written together or not at all, and a
+command that rewrites its own input holds a lock on it meanwhile: see
+:mod:`stawvs_ap.safe_io`.
 """
 
 from __future__ import annotations
@@ -21,25 +23,41 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
+import signal
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
+from ..state.format import MAX_STATE_BYTES
+from .safe_io import (
+    FileError,
+    Interrupted,
+    Transaction,
+    flush_stdout,
+    interrupts_raise,
+    label,
+    write_stdout,
+)
 from .service import serve
 from .svg import board_svg
 from .textboard import board_text
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["main"]
 
 PROG = "stawvs-ap"
 #: Exit status for bad input or bad arguments (argparse's own convention).
 EXIT_BAD_INPUT = 2
+
+
+Outputs = dict[str, str]
+Command = Callable[[argparse.Namespace, Transaction], Outputs]
 
 
 class CliError(Exception):
@@ -50,89 +68,66 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like every other error here."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{PROG}: error: {message} (see {self.prog} --help)\n")
+        _complain(f"error: {message} (see {self.prog} --help)")
         sys.exit(EXIT_BAD_INPUT)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops write errors; help or a version lost to a full disk is a failure.
+        if not message:
+            return
+        if file is None or file is sys.stdout:
+            write_stdout(message)
+        else:
+            _complain(message.rstrip("\n"), prefix=False)
 
 
 # -- input and output ---------------------------------------------------------
 
 
-def _label(path: str) -> str:
-    return "standard input" if path == "-" else repr(path)
-
-
-def _read_text(path: str, what: str) -> str:
+def _read_text(io: Transaction, path: str, what: str) -> str:
     """The text of ``path`` (``-``: standard input), or a CliError naming the problem."""
+    data = io.read(path, what)
     try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise CliError(f"cannot read {what} {_label(path)}: {exc.strerror or exc}") from None
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise CliError(f"cannot read {what} {_label(path)}: it is not UTF-8 text") from None
+        raise CliError(f"cannot read {what} {label(path)}: it is not UTF-8 text") from None
 
 
 def _game_from_text(text: str, path: str) -> StawvsGame:
     if not text.strip():
-        raise CliError(f"the state on {_label(path)} is empty")
+        raise CliError(f"the state on {label(path)} is empty")
     return StawvsGame(text)
 
 
-def _load_game(path: str) -> StawvsGame:
-    return _game_from_text(_read_text(path, "state"), path)
+def _load_game(io: Transaction, path: str) -> StawvsGame:
+    return _game_from_text(_read_text(io, path, "state"), path)
 
 
-def _load_json(path: str, what: str) -> Any:
-    text = _read_text(path, what)
+def _load_json(io: Transaction, path: str, what: str) -> Any:
+    text = _read_text(io, path, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(
-            f"the {what} on {_label(path)} is not JSON ({exc.msg} at line {exc.lineno})"
+            f"the {what} on {label(path)} is not JSON ({exc.msg} at line {exc.lineno})"
         ) from None
+    except RecursionError:
+        raise CliError(f"the {what} on {label(path)} is nested too deeply") from None
 
 
-def _write_outputs(outputs: dict[str, str]) -> None:
-    """Write every ``path: text`` (``-``: standard output), all or nothing.
-
-    Each file is first written in full to a temporary file beside it; only
-    when all are written are they moved into place, so a failure leaves no
-    half-written or partial set of outputs behind.
-    """
-    staged: list[tuple[str, str]] = []
-    try:
-        for path, text in outputs.items():
-            if path == "-":
-                continue
-            directory = os.path.dirname(os.path.abspath(path))
-            fd, temp = tempfile.mkstemp(prefix=".stawvs-ap-", suffix=".tmp", dir=directory)
-            staged.append((temp, path))
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-        mode = _new_file_mode()
-        for temp, path in staged:
-            os.chmod(temp, mode)  # mkstemp's files are private; outputs are ordinary files
-            os.replace(temp, path)
-    except (OSError, UnicodeError) as exc:
-        for temp, _ in staged:
-            if os.path.exists(temp):
-                os.unlink(temp)
-        if isinstance(exc, UnicodeError):
-            raise CliError(f"cannot write the output as UTF-8: {exc}") from None
-        target = getattr(exc, "filename", None) or "the output"
-        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
-    for path, text in outputs.items():
+def _file_outputs(args: argparse.Namespace) -> list[str]:
+    """The files a command will write, to be checked before it does any work."""
+    paths: list[str] = []
+    for option in ("output", "svg", "render"):
+        path = getattr(args, option, None)
+        if path is None or (option == "output" and path == "-"):
+            continue
         if path == "-":
-            sys.stdout.write(text)
-
-
-def _new_file_mode() -> int:
-    """The permissions ``open()`` would give a new file under the current umask."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+            raise CliError(f"--{option} needs a file name; the board goes to standard output")
+        if path in paths:
+            raise CliError("--svg and --render must name different files")
+        paths.append(path)
+    return paths
 
 
 def _json(value: Any, *, pretty: bool = True) -> str:
@@ -159,52 +154,53 @@ def _seed(text: str | None) -> int | str | None:
 
 
 # -- subcommands ------------------------------------------------------------------
+# Each returns its outputs, ``path: text`` (``-``: standard output), for main to
+# write together.
 
 
-def _cmd_new(args: argparse.Namespace) -> None:
+def _cmd_new(args: argparse.Namespace, io: Transaction) -> Outputs:
     game = StawvsGame(args.players, variants=args.variant or [], seed=_seed(args.seed))
-    _write_outputs({args.output: game.serialize() + "\n"})
+    return {args.output: game.serialize() + "\n"}
 
 
-def _cmd_moves(args: argparse.Namespace) -> None:
-    moves = _load_game(args.state).moves()
-    text = _json(moves, pretty=False) if args.json else "".join(m + "\n" for m in moves)
-    _write_outputs({"-": text})
+def _cmd_moves(args: argparse.Namespace, io: Transaction) -> Outputs:
+    moves = _load_game(io, args.state).moves()
+    return {"-": _json(moves, pretty=False) if args.json else "".join(m + "\n" for m in moves)}
 
 
-def _cmd_move(args: argparse.Namespace) -> None:
-    game = _load_game(args.state)
+def _cmd_move(args: argparse.Namespace, io: Transaction) -> Outputs:
+    game = _load_game(io, args.state)
     for number, move in enumerate(args.moves, start=1):
         try:
             game.move(move)
         except StawvsError as exc:
             where = f"move {number} " if len(args.moves) > 1 else "move "
             raise CliError(f"illegal {where}{move!r}: {exc.message} [{exc.code}]") from None
-    _write_outputs({args.output: game.serialize() + "\n"})
+    return {args.output: game.serialize() + "\n"}
 
 
-def _cmd_validate(args: argparse.Namespace) -> None:
-    verdict = _load_game(args.state).validate_move(args.move)
-    _write_outputs({"-": _json(verdict.to_dict(), pretty=False)})
+def _cmd_validate(args: argparse.Namespace, io: Transaction) -> Outputs:
+    verdict = _load_game(io, args.state).validate_move(args.move)
+    return {"-": _json(verdict.to_dict(), pretty=False)}
 
 
-def _cmd_render(args: argparse.Namespace) -> None:
-    game = _show_ply(_load_game(args.state), args.ply)
-    _write_outputs({args.output: _json(game.render())})
+def _cmd_render(args: argparse.Namespace, io: Transaction) -> Outputs:
+    game = _show_ply(_load_game(io, args.state), args.ply)
+    return {args.output: _json(game.render())}
 
 
-def _cmd_svg(args: argparse.Namespace) -> None:
-    game = _show_ply(_load_game(args.state), args.ply)
-    _write_outputs({args.output: board_svg(game, args.size, names=args.names)})
+def _cmd_svg(args: argparse.Namespace, io: Transaction) -> Outputs:
+    game = _show_ply(_load_game(io, args.state), args.ply)
+    return {args.output: board_svg(game, args.size, names=args.names)}
 
 
-def _cmd_show(args: argparse.Namespace) -> None:
-    game = _show_ply(_load_game(args.state), args.ply)
-    _write_outputs({"-": board_text(game, names=args.names)})
+def _cmd_show(args: argparse.Namespace, io: Transaction) -> Outputs:
+    game = _show_ply(_load_game(io, args.state), args.ply)
+    return {"-": board_text(game, names=args.names)}
 
 
-def _cmd_info(args: argparse.Namespace) -> None:
-    _write_outputs({"-": _json(json.loads(StawvsGame.info()))})
+def _cmd_info(args: argparse.Namespace, io: Transaction) -> Outputs:
+    return {"-": _json(json.loads(StawvsGame.info()))}
 
 
 def _record_names(record: Any) -> list[str] | None:
@@ -216,13 +212,13 @@ def _record_names(record: Any) -> list[str] | None:
     return names or None
 
 
-def _cmd_replay(args: argparse.Namespace) -> None:
-    record = _load_json(args.record, "record")
+def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
+    record = _load_json(io, args.record, "record")
     if isinstance(record, dict) and "header" not in record and isinstance(
         record.get("record"), dict
     ):
         record = record["record"]  # a golden fixture file wraps its game's record
-    initial = _read_text(args.initial, "initial state") if args.initial else None
+    initial = _read_text(io, args.initial, "initial state") if args.initial else None
     game = _show_ply(from_record(record, initial=initial), args.ply)
     names = args.names or _record_names(record)
     outputs = {"-": board_text(game, names=names)}
@@ -230,13 +226,11 @@ def _cmd_replay(args: argparse.Namespace) -> None:
         outputs[args.svg] = board_svg(game, args.size, names=names)
     if args.render:
         outputs[args.render] = _json(game.render())
-    if len(set(outputs)) < 1 + bool(args.svg) + bool(args.render):
-        raise CliError("--svg and --render must name different files")
-    _write_outputs(outputs)
+    return outputs
 
 
-def _cmd_record(args: argparse.Namespace) -> None:
-    text = _read_text(args.state, "state")
+def _cmd_record(args: argparse.Namespace, io: Transaction) -> Outputs:
+    text = _read_text(io, args.state, "state")
     game = _game_from_text(text, args.state)
     names = list(args.names or [])
     if names and len(names) != game.numplayers:
@@ -246,11 +240,14 @@ def _cmd_record(args: argparse.Namespace) -> None:
         for i in range(game.numplayers)
     ]
     uid = args.uid or "local-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
-    _write_outputs({args.output: _json(game.gen_record(uid=uid, players=players))})
+    return {args.output: _json(game.gen_record(uid=uid, players=players))}
 
 
-def _cmd_serve(args: argparse.Namespace) -> None:
-    sys.exit(serve())
+def _cmd_serve(args: argparse.Namespace, io: Transaction) -> Outputs:
+    status = serve()
+    if status:
+        raise SystemExit(status)
+    return {}
 
 
 # -- the parser ---------------------------------------------------------------------
@@ -284,8 +281,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name: str, help_text: str, run: Callable[[argparse.Namespace], None]
-                ) -> argparse.ArgumentParser:
+    def command(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.set_defaults(run=run)
         return cmd
@@ -350,18 +346,40 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    try:
+        with interrupts_raise():
+            return _run(argv)
+    except (CliError, FileError, StawvsError) as exc:
+        message = exc.message if isinstance(exc, StawvsError) else str(exc)
+        _complain(f"error: {' '.join(message.split())}")
+        return EXIT_BAD_INPUT
+    except Interrupted as exc:
+        _complain("interrupted")
+        return 128 + exc.signum
+    except KeyboardInterrupt:  # our handler is only installed in the main thread
+        _complain("interrupted")
+        return 128 + signal.SIGINT
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)
-        args.run(args)
     except SystemExit as exc:  # --help, --version and argument errors
+        flush_stdout()
         if exc.code is None:
             return 0
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
-    except (CliError, StawvsError) as exc:
-        message = exc.message if isinstance(exc, StawvsError) else str(exc)
-        sys.stderr.write(f"{PROG}: error: {' '.join(message.split())}\n")
-        return EXIT_BAD_INPUT
-    except BrokenPipeError:  # e.g. piped into `head`: not an error worth a traceback
-        return 0
+    with Transaction(MAX_STATE_BYTES) as io:
+        for path in _file_outputs(args):
+            io.reserve(path)
+        io.commit(args.run(args, io))
     return 0
+
+
+def _complain(line: str, *, prefix: bool = True) -> None:
+    try:
+        sys.stderr.write(f"{PROG}: {line}\n" if prefix else f"{line}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass  # nowhere left to say it; the exit status still does
