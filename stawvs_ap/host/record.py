@@ -11,7 +11,6 @@ from an arbitrary position), so a record alone replays the game
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -19,7 +18,7 @@ from typing import Any, Final
 from ..core.notation import format_board
 from ..errors import ErrorCode, StawvsError
 from ..state.entry import ENDINGS, Entry
-from ..state.timestamps import format_timestamp, parse_timestamp
+from ..state.timestamps import to_timestamp
 from .metadata import GAMEINFO, variant_display_names
 
 __all__ = [
@@ -36,10 +35,6 @@ __all__ = [
 QUIET_RESULTS: Final = frozenset({"move", "place", "pass", "eog", "winners"})
 #: ``header.site.name`` unless the caller gives another.
 SITE_NAME: Final = "Abstract Play"
-# RFC 3339 date-times with an offset, as hosts may pass them (converted to UTC).
-_WITH_OFFSET: Final = re.compile(
-    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-]\d{2}:\d{2})", re.ASCII
-)
 
 
 def notable_results(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -68,23 +63,12 @@ def starting_notation(start: Entry) -> str:
 
 
 def record_time(value: object, what: str) -> str:
-    """A date for a record header in UTC, ``YYYY-MM-DDTHH:MM:SS.mmmZ``: from a
-    ``datetime`` (naive ones are UTC) or from RFC 3339 text with any offset."""
-    if isinstance(value, datetime):
-        return format_timestamp(value)
-    if isinstance(value, str) and _WITH_OFFSET.fullmatch(value):
-        try:
-            return format_timestamp(datetime.fromisoformat(value))
-        except ValueError:
-            pass
+    """A header date as records write it (see :func:`stawvs_ap.state.timestamps.to_timestamp`);
+    ``BAD_ARGUMENT`` naming ``what`` otherwise."""
     try:
-        return format_timestamp(parse_timestamp(value))
-    except ValueError:
-        raise StawvsError(
-            ErrorCode.BAD_ARGUMENT,
-            f"{what} must be a datetime or an ISO-8601 date-time such as "
-            f"2025-12-12T00:00:00.000Z, not {value!r}",
-        ) from None
+        return to_timestamp(value)
+    except ValueError as exc:
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{what}: {exc}") from None
 
 
 def _player_entry(given: object, seat: int, score: int, won: bool) -> dict[str, Any]:
@@ -150,11 +134,11 @@ def gen_record(
             player_entries, ranks(scores, winners, by_score=by_score), strict=True
         ):
             entry["rank"] = rank
-    seen = [sorted(p.items()) for p in player_entries]
-    if any(seen.count(p) > 1 for p in seen):
+    given = [(p["name"], p.get("userid"), p.get("is_ai")) for p in player_entries]
+    if len(set(given)) != len(given):
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT,
-            "two player entries would be identical; give each player a distinct name or uid",
+            "the players must be distinct: give each seat its own name or uid",
         )
     header: dict[str, Any] = {
         "game": {"name": GAMEINFO.name, "variants": variant_display_names(variants)},

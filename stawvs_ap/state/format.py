@@ -33,8 +33,10 @@ __all__ = [
 
 #: Documents larger than this are refused before parsing (a real game is far smaller).
 MAX_STATE_BYTES: Final = 4_000_000
-#: More stack entries than any game can have (each pass or move removes a pyramid).
-MAX_ENTRIES: Final = 2000
+#: More stack entries than any game can have: after the placements (p caps) at
+#: most 60 - p claims, with fewer than n passes between two of them, so at most
+#: p + n × (61 - p) moves (220 for 4 players with 2 caps), an ending and the start.
+MAX_ENTRIES: Final = 256
 _MAX_KEYS: Final = 16  # keys of the state, an entry or a result object
 _MAX_RESULTS: Final = 10
 _MAX_RESULT_ITEMS: Final = 64  # items of a list inside a result (an announce payload)
@@ -94,20 +96,44 @@ def read_document(doc: object) -> dict[str, Any]:
     return data
 
 
+_KEYS: Final = frozenset({"game", "numplayers", "variants", "gameover", "winner", "stack"})
+
+
 def check_sizes(data: dict[str, Any]) -> None:
-    """The containers the models would walk item by item before counting them,
-    checked first: the stack, and the free-form fields of results. The models'
-    own length limits refuse every other oversized list at once."""
+    """Every container of a state within its limit, counted before its items are
+    read, top-down, so that no document (a parsed one above all, which has no
+    byte count) takes long to refuse: the keys, the stack, and in each entry its
+    board, collections, eliminations and results (whose free-form fields are
+    read here, bounded). What is no container where one belongs is left for the
+    models to name."""
     _limit("the state", data, _MAX_KEYS)
+    unknown = sorted(str(key)[:40] for key in data if key not in _KEYS)
+    if unknown:
+        raise InvalidStateError(f"malformed state: {unknown[0]}: Extra inputs are not permitted")
+    _limit("'variants'", data.get("variants"), 10)
+    _limit("'winner'", data.get("winner"), 4)
     stack = data.get("stack")
     _limit("the stack", stack, MAX_ENTRIES)
     for i, entry in enumerate(stack if isinstance(stack, list | tuple) else ()):
-        results = entry.get("_results") if isinstance(entry, dict) else None
-        _limit(f"stack entry {i}: '_results'", results, _MAX_RESULTS)
+        if not isinstance(entry, dict):
+            continue
+        where = f"stack entry {i}"
+        _limit(where, entry, _MAX_KEYS)
+        _limit(f"{where}: 'eliminated'", entry.get("eliminated"), 4)
+        board = entry.get("board")
+        if isinstance(board, dict):
+            _limit(f"{where}: the board", board, 2)
+            _limit(f"{where}: the board", board.get("value"), 64)
+        captured = entry.get("captured")
+        _limit(f"{where}: 'captured'", captured, 4)
+        for collection in captured if isinstance(captured, list | tuple) else ():
+            _limit(f"{where}: a collection", collection, 60)
+        results = entry.get("_results")
+        _limit(f"{where}: '_results'", results, _MAX_RESULTS)
         for result in results if isinstance(results, list | tuple) else ():
-            _limit(f"stack entry {i}: a result", result, _MAX_KEYS)
+            _limit(f"{where}: a result", result, _MAX_KEYS)
             for value in result.values() if isinstance(result, dict) else ():
-                _check_result_value(f"stack entry {i}", value, depth=1)
+                _check_result_value(where, value, depth=1)
 
 
 def _check_result_value(where: str, value: Any, depth: int) -> None:
@@ -133,6 +159,7 @@ def _limit(what: str, value: Any, limit: int) -> None:
 # Not pydantic's strict mode: it would refuse JSON arrays (lists) for tuples.
 _Strict = ConfigDict(extra="forbid", populate_by_name=True)
 PyramidJSON = tuple[StrictStr, StrictInt]
+SquareName = Annotated[StrictStr, Field(max_length=2)]
 # Most cells hold a lone pyramid: trying that shape first halves the validation time.
 CellJSON = Annotated[
     tuple[PyramidJSON] | tuple[PyramidJSON, StrictInt], Field(union_mode="left_to_right")
@@ -144,7 +171,7 @@ class BoardModel(BaseModel):
 
     model_config = _Strict
     dataType: Literal["Map"]
-    value: list[tuple[StrictStr, CellJSON]] = Field(max_length=64)
+    value: list[tuple[SquareName, CellJSON]] = Field(max_length=64)
 
 
 class ResultModel(BaseModel):

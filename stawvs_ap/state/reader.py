@@ -18,7 +18,7 @@ from ..core.moves import Move, MoveSyntaxError
 from ..errors import InvalidStateError
 from .checks import GameState, load_checked
 from .entry import ENDINGS, Entry
-from .format import INTEGER_JSON, MAX_STATE_BYTES, read_document
+from .format import INTEGER_JSON, MAX_STATE_BYTES, check_sizes, read_document
 from .timestamps import is_timestamp
 from .writer import state_dict, to_json
 
@@ -31,6 +31,8 @@ def load_state(doc: str | bytes | bytearray | dict[str, Any], *, fast: bool = Tr
     Raises :class:`~stawvs_ap.errors.InvalidStateError` (``BAD_STATE``) naming
     the first problem. ``fast=False`` skips the fast path: same verdicts, slower.
     """
+    if isinstance(doc, dict):  # parsed input: the limits of text, before anything walks it
+        check_sizes(doc)
     if fast:
         text = _as_text(doc)
         loaded = _replayed(text) if text is not None else None

@@ -1,6 +1,8 @@
 """Timestamps as Abstract Play writes them: UTC to the millisecond, ``2025-12-12T00:00:00.000Z``.
 
-One pattern and one parser, used for stack entries, records and the clock.
+One pattern and one parser (:func:`parse_timestamp`), used for stack entries,
+records and the clock; :func:`to_timestamp` brings a time a host gives in
+another form (an offset, fewer digits, a ``datetime``) to this one.
 """
 
 from __future__ import annotations
@@ -10,7 +12,14 @@ import time
 from datetime import UTC, datetime
 from typing import Final
 
-__all__ = ["PATTERN", "format_timestamp", "is_timestamp", "parse_timestamp", "utc_now"]
+__all__ = [
+    "PATTERN",
+    "format_timestamp",
+    "is_timestamp",
+    "parse_timestamp",
+    "to_timestamp",
+    "utc_now",
+]
 
 #: The only form accepted: ``YYYY-MM-DDTHH:MM:SS.mmmZ`` (a real instant, in UTC).
 PATTERN: Final = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"
@@ -35,6 +44,28 @@ def is_timestamp(text: object) -> bool:
     except ValueError:
         return False
     return True
+
+
+# RFC 3339 date-times as hosts pass them: any offset, up to microseconds.
+_RFC_3339: Final = re.compile(
+    r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-]\d{2}:\d{2})", re.ASCII
+)
+
+
+def to_timestamp(value: object) -> str:
+    """``value`` (a ``datetime``, naive ones taken as UTC, or RFC 3339 text with any
+    offset) as a timestamp of this module's form; ``ValueError`` otherwise."""
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, str) and _RFC_3339.fullmatch(value):
+        try:
+            return format_timestamp(datetime.fromisoformat(value))
+        except ValueError:
+            pass
+    raise ValueError(
+        f"{value!r} is not a date and time such as 2025-12-12T00:00:00.000Z or "
+        "2025-12-12T02:00:00+02:00"
+    )
 
 
 def format_timestamp(when: datetime) -> str:
