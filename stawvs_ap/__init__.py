@@ -49,4 +49,4 @@ __all__ = [
     "from_record",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"

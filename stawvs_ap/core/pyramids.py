@@ -102,6 +102,9 @@ class Pyramid(IntEnum):
         """The code of the render and the notations: ``"PI1"``, ``"GH3"``."""
         return _CODES[self]
 
+    def __str__(self) -> str:
+        return _CODES[self]
+
 
 #: The value of a square with no pyramid on boards (``bytes``, so not -1).
 EMPTY: Final = 255
