@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import StawvsGame, __version__
 from stawvs_ap.remote import Client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ def exchange(server: Client, line: bytes) -> Any:
 def assert_still_answers(server: Client) -> None:
     """The server answers an ordinary request (after whatever came before)."""
     assert exchange(server, request("version", rid="ping")) == {
-        "jsonrpc": "2.0", "id": "ping", "result": {"version": "20251113", "package": "0.1.0"}
+        "jsonrpc": "2.0", "id": "ping", "result": {"version": "20251113", "package": __version__}
     }
 
 

@@ -35,7 +35,7 @@ from service_support import (
     state_after,
 )
 
-from stawvs_ap import StawvsError, StawvsGame, from_record
+from stawvs_ap import StawvsError, StawvsGame, __version__, from_record
 from stawvs_ap.remote import Client, RemoteError
 from stawvs_ap.tools.service import METHODS
 
@@ -161,7 +161,7 @@ def test_replay_of_a_record_without_a_starting_board_takes_the_initial_state(
 
 
 def test_version_info_variants_and_same_move_need_no_state(server: Client) -> None:
-    assert server.version() == {"version": "20251113", "package": "0.1.0"}
+    assert server.version() == {"version": "20251113", "package": __version__}
     assert server.info() == {"gameinfo": json.loads(StawvsGame.info())}
     assert server.variants() == {"available": json.loads(StawvsGame.info())["variants"]}
     assert server.same_move(" C3-F6,f2", "c3-f6,F2") == {"same": True}
