@@ -4,6 +4,8 @@ A :class:`Position` is a value: it is never changed once made, two positions
 holding the same game state are equal and hash alike, and
 :meth:`Position.play` returns a new position with the events the move caused.
 This module knows nothing of JSON, rendering, wording or the host contract.
+It is longer than most: one value type and every rule of a position, kept
+together since a named tuple cannot be split across mixins.
 """
 
 from __future__ import annotations

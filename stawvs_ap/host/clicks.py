@@ -8,7 +8,7 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Position
 from ..core.squares import SQUARE_NAMES, square_at
 from ..errors import ErrorCode
-from .verdicts import judge
+from .verdicts import abstract_play_form, judge
 
 __all__ = ["ClickResult", "click"]
 
@@ -24,10 +24,8 @@ class ClickResult(NamedTuple):
     code: ErrorCode | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = {k: v for k, v in self._asdict().items() if v is not None}
-        if self.code is not None:
-            out["code"] = str(self.code)
-        return out
+        """The Abstract Play form: keys that are None are left out; codes as plain text."""
+        return abstract_play_form(self._asdict())
 
 
 def click(

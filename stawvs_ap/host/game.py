@@ -5,6 +5,7 @@ it, what happened and when), judges and applies moves, builds moves from
 clicks and answers the history, scoring and ending calls. It is also a Python
 API in its own right: typed moves (:attr:`legal_moves`, :meth:`push`,
 :meth:`pop`, :meth:`peek`) and games from any position (:meth:`from_position`).
+It is longer than most: the host contract is one class of many short calls.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ from ..core.squares import SQUARE_NAMES
 from ..errors import ErrorCode
 from ..state.results import describe
 
-__all__ = ["COMPLETE", "INCOMPLETE", "ValidationResult", "Verdict", "judge"]
+__all__ = [
+    "COMPLETE", "INCOMPLETE", "ValidationResult", "Verdict", "abstract_play_form", "judge",
+]
 
 COMPLETE = 1
 INCOMPLETE = -1
@@ -37,10 +39,12 @@ class ValidationResult(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """The Abstract Play form: keys that are None are left out; codes as plain text."""
-        out = {k: v for k, v in self._asdict().items() if v is not None}
-        if self.code is not None:
-            out["code"] = str(self.code)
-        return out
+        return abstract_play_form(self._asdict())
+
+
+def abstract_play_form(fields: dict[str, Any]) -> dict[str, Any]:
+    """A verdict's fields as Abstract Play sends them: None left out, codes as text."""
+    return {k: str(v) if k == "code" else v for k, v in fields.items() if v is not None}
 
 
 class Verdict(NamedTuple):
