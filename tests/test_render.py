@@ -27,7 +27,7 @@ def _pyramid(code: str) -> int:
 def _stash(*captures: str) -> list[list[str]]:
     """The stash the render shows for player 1 having captured ``captures`` in order."""
     collection = [_pyramid(code) for code in captures]
-    position = Position(Rules(2), [EMPTY] * 64, [0] * 64, captured=[collection, []])
+    position = Position.build(Rules(2), [EMPTY] * 64, [0] * 64, captured=[collection, []])
     out = render(position, [], numplayers=2)
     (area,) = out["areas"]
     assert area["type"] == "localStash"
@@ -159,7 +159,7 @@ def test_no_areas_key_while_nobody_has_a_collection():
 
 
 def test_only_players_with_a_collection_get_a_stash():
-    position = Position(Rules(3), [EMPTY] * 64, [0] * 64, captured=[[], [_pyramid("PI1")], []])
+    position = Position.build(Rules(3), [EMPTY] * 64, [0] * 64, captured=[[], [_pyramid("PI1")], []])
     areas = render(position, [], numplayers=3)["areas"]
     assert [a["stash"] for a in areas] == [[["PI1c"]]]
     assert "2" in areas[0]["label"] or "Player 2" in areas[0]["label"]
