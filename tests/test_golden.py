@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from reference_data import game_id, games
 
+from stawvs_ap.tools import checkout
 from stawvs_ap.tools.fixtures import (
-    GOLDEN_DIR,
+    GOLDEN_RELATIVE,
     SEEDS,
     VARIANT_SETS,
     GoldenSpec,
@@ -23,6 +24,8 @@ from stawvs_ap.tools.fixtures import (
     play_golden,
 )
 
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_DIR = ROOT / GOLDEN_RELATIVE
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
 
 
@@ -108,3 +111,63 @@ def test_check_command_fails_on_a_difference(tmp_path: Path, capsys: Any) -> Non
 def test_regenerate_command_writes_every_golden_game(tmp_path: Path) -> None:
     assert main(["regenerate", "--dir", str(tmp_path)]) == 0
     assert len(list(tmp_path.glob("*.json"))) == len(golden_specs())
+
+
+# -- where the tool reads and writes ----------------------------------------------
+
+
+def fake_checkout(root: Path) -> Path:
+    """A checkout of the project in ``root`` holding one golden game; its golden folder."""
+    (root / "pyproject.toml").write_text('[project]\nname = "stawvs-ap"\n', encoding="utf-8")
+    golden = root / GOLDEN_RELATIVE
+    golden.mkdir(parents=True)
+    name = "2p-default-seed-1.json"
+    (golden / name).write_bytes((GOLDEN_DIR / name).read_bytes())
+    return golden
+
+
+def test_check_defaults_to_the_golden_folder_of_the_checkout_here(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    fake_checkout(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 0  # no reference games in this checkout: not checked
+    assert capsys.readouterr().out == "every golden game replays as recorded\n"
+
+
+def test_outside_a_checkout_the_folder_must_be_given(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for mode in ("check", "regenerate"):
+        assert main([mode]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "pass --dir DIR" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_reference_file_is_refused(tmp_path: Path, capsys: Any) -> None:
+    golden = fake_checkout(tmp_path)
+    assert main(["check", "--dir", str(golden), "--reference", str(tmp_path / "no.gz")]) == 2
+    assert "no reference games file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("folder", ["site-packages", "dist-packages"])
+def test_regenerate_refuses_to_write_into_site_packages(
+    tmp_path: Path, capsys: Any, folder: str
+) -> None:
+    target = tmp_path / "lib" / folder / "fixtures" / "golden"
+    assert main(["regenerate", "--dir", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"inside {folder}" in err, err
+    assert not target.exists()
+
+
+def test_regenerate_refuses_to_write_into_the_installed_package(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    installed = tmp_path / "prefix" / "stawvs_ap"
+    monkeypatch.setattr(checkout, "installed_package_dir", lambda: installed)
+    assert main(["regenerate", "--dir", str(installed / "fixtures" / "golden")]) == 2
+    assert "refusing to write into the installed package" in capsys.readouterr().err
+    assert not installed.exists()

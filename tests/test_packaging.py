@@ -5,11 +5,15 @@ These tests need the project installed (``pip install -e .``), as CI does.
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import importlib.resources
+import re
+import sys
+from pathlib import Path
 
 import stawvs_ap
-from stawvs_ap import StawvsError, StawvsGame
+from stawvs_ap import StawvsError, StawvsGame, schemas
 
 
 def test_the_entry_point_resolves_to_the_game_class() -> None:
@@ -27,6 +31,61 @@ def test_the_distribution_is_stawvs_ap() -> None:
 
 def test_py_typed_ships_with_the_package() -> None:
     assert importlib.resources.files("stawvs_ap").joinpath("py.typed").is_file()
+
+
+def test_the_schemas_ship_with_the_package() -> None:
+    folder = importlib.resources.files("stawvs_ap.schemas")
+    for file in schemas.FILES.values():
+        assert folder.joinpath(file).is_file(), file
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    """An ``if TYPE_CHECKING:`` block: its imports never run."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imported_top_level_modules(package: Path) -> set[str]:
+    """The top-level modules the package's code imports at run time."""
+    found: set[str] = set()
+    for path in package.rglob("*.py"):
+        todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+            if _type_checking_only(node):
+                assert isinstance(node, ast.If)
+                todo.extend(node.orelse)
+            else:
+                todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _requirement_name(requirement: str) -> str:
+    name = re.match(r"[A-Za-z0-9._-]+", requirement)
+    assert name is not None, requirement
+    return re.sub(r"[-_.]+", "-", name.group(0)).lower()
+
+
+def test_the_run_time_dependencies_are_exactly_what_the_package_imports() -> None:
+    package = Path(str(importlib.resources.files("stawvs_ap")))
+    third_party = {
+        module
+        for module in _imported_top_level_modules(package)
+        if module not in sys.stdlib_module_names and module != "stawvs_ap"
+    }
+    distributions = importlib.metadata.packages_distributions()
+    imported = {_requirement_name(d) for m in third_party for d in distributions.get(m, [m])}
+    requires = importlib.metadata.requires("stawvs-ap") or []
+    declared = {_requirement_name(r) for r in requires if "extra ==" not in r}
+    assert declared == imported == {"pydantic", "pydantic-core"}
 
 
 def test_the_public_names_import_from_the_package() -> None:

@@ -159,7 +159,9 @@ def test_no_areas_key_while_nobody_has_a_collection():
 
 
 def test_only_players_with_a_collection_get_a_stash():
-    position = Position.build(Rules(3), [EMPTY] * 64, [0] * 64, captured=[[], [_pyramid("PI1")], []])
+    position = Position.build(
+        Rules(3), [EMPTY] * 64, [0] * 64, captured=[[], [_pyramid("PI1")], []]
+    )
     areas = render(position, [], numplayers=3)["areas"]
     assert [a["stash"] for a in areas] == [[["PI1c"]]]
     assert "2" in areas[0]["label"] or "Player 2" in areas[0]["label"]

@@ -1,5 +1,7 @@
-"""Our own JSON Schemas in ``schemas/``: up to date, satisfied by every fixture and
-output, and strict enough to refuse broken documents."""
+"""Our own JSON Schemas, shipped in the package (``stawvs_ap/schemas/``, read through
+:mod:`stawvs_ap.schemas`): up to date, satisfied by every fixture and output, and
+strict enough to refuse broken documents. Also the developer tool that writes
+them (``python -m stawvs_ap.tools.schemagen``) and where it may write."""
 
 from __future__ import annotations
 
@@ -10,10 +12,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import referencing
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import StawvsError, StawvsGame, schemas
 from stawvs_ap.host.metadata import gameinfo_dict, variant_display_names
-from stawvs_ap.tools.schemagen import SCHEMA_DIR, build_schemas, main, schema_text
+from stawvs_ap.tools import checkout
+from stawvs_ap.tools.schemagen import SCHEMA_RELATIVE, build_schemas, main, schema_text
 
 try:  # tests/ on sys.path (pytest's default "prepend" import mode)
     import reference_data as ref
@@ -22,10 +26,9 @@ except ImportError:  # pragma: no cover - tests/ imported as a package
     from tests import reference_data as ref
     from tests.upstream_schemas import our_errors
 
-ROOT_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_SCHEMAS = ROOT / SCHEMA_RELATIVE
 GAMES = ref.games()
-
-
 
 
 def _starting_position(state: str) -> str:
@@ -49,12 +52,24 @@ def _record(game: dict) -> dict:
 
 
 def test_schema_files_are_up_to_date_with_the_generator():
-    assert SCHEMA_DIR == ROOT_SCHEMAS
-    for name, schema in build_schemas().items():
-        path = ROOT_SCHEMAS / name
-        assert path.read_text(encoding="utf-8") == schema_text(schema), (
-            f"{name} is stale: run python -m stawvs_ap.tools.schemagen"
-        )
+    generated = build_schemas()
+    assert set(generated) == set(schemas.FILES.values()) - {"protocol.schema.json"}
+    for name in schemas.names():
+        file = schemas.file_name(name)
+        if file in generated:
+            assert schemas.text(name) == schema_text(generated[file]), (
+                f"{file} is stale: run python -m stawvs_ap.tools.schemagen"
+            )
+
+
+def test_the_package_reads_the_files_of_the_checkout():
+    # Run from a checkout (or an editable install), the package data is these files.
+    for name in schemas.names():
+        path = PACKAGE_SCHEMAS / schemas.file_name(name)
+        assert schemas.text(name) == path.read_text(encoding="utf-8")
+    assert sorted(p.name for p in PACKAGE_SCHEMAS.glob("*.json")) == sorted(
+        schemas.FILES.values()
+    )
 
 
 def test_schemagen_check_reports_a_stale_file(tmp_path):
@@ -64,11 +79,106 @@ def test_schemagen_check_reports_a_stale_file(tmp_path):
     assert main(["--out", str(tmp_path), "--check"]) == 1
 
 
-@pytest.mark.parametrize("name", ["state", "render", "result", "gameinfo", "gamerecord"])
+@pytest.mark.parametrize("name", schemas.names())
 def test_each_schema_is_a_valid_draft_2020_12_schema(name):
-    schema = json.loads((ROOT_SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    schema = schemas.load(name)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == "urn:stawvs-ap:schema:" + schemas.file_name(name).split(".")[0]
     jsonschema.Draft202012Validator.check_schema(schema)
+
+
+# --------------------------------------------------------------------------
+# The public API: stawvs_ap.schemas
+
+
+def test_the_api_names_each_schema_and_loads_it():
+    assert schemas.names() == ("state", "record", "render", "result", "gameinfo", "protocol")
+    assert schemas.load("record")["title"] == "Stawvs game record"
+    assert schemas.load("gamerecord") == schemas.load("record")
+    assert schemas.file_name("record") == "gamerecord.schema.json"
+    for name in schemas.names():
+        assert json.loads(schemas.text(name)) == schemas.load(name)
+
+
+def test_load_gives_a_new_dict_each_time():
+    first = schemas.load("state")
+    first["title"] = "changed"
+    assert schemas.load("state")["title"] == "Stawvs serialized state"
+
+
+@pytest.mark.parametrize("name", ["nosuch", "", "state.schema.json", "State", 5, None])
+def test_an_unknown_schema_name_is_a_bad_argument(name):
+    for call in (schemas.load, schemas.text, schemas.file_name):
+        with pytest.raises(StawvsError) as refused:
+            call(name)
+        assert refused.value.code == "BAD_ARGUMENT"
+
+
+def test_the_documented_registry_validates_a_protocol_line():
+    # The recipe of the stawvs_ap.schemas docstring: the protocol schema's $refs
+    # resolve through the other schemas' $ids.
+    registry = referencing.Registry().with_resources(
+        (doc["$id"], referencing.Resource.from_contents(doc))
+        for doc in map(schemas.load, schemas.names())
+    )
+    validator = jsonschema.Draft202012Validator(schemas.load("protocol"), registry=registry)
+    state = StawvsGame(2, seed=1).serialize()
+    validator.validate({"jsonrpc": "2.0", "id": 1, "method": "moves",
+                        "params": {"state": json.loads(state)}})
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({"jsonrpc": "2.0", "id": 1, "method": "moves",
+                            "params": {"state": {"game": "chess"}}})
+
+
+# --------------------------------------------------------------------------
+# Where schemagen may write
+
+
+def test_schemagen_defaults_to_the_package_folder_of_a_checkout(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    assert main(["--check"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_schemagen_outside_a_checkout_needs_a_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for argv in ([], ["--check"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "pass --out DIR" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("folder", ["site-packages", "dist-packages"])
+def test_schemagen_refuses_to_write_into_site_packages(tmp_path, capsys, folder):
+    target = tmp_path / "lib" / folder / "stawvs_ap" / "schemas"
+    assert main(["--out", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"inside {folder}" in err, err
+    assert not target.exists()
+    assert main(["--out", str(target), "--check"]) == 1  # reading is allowed: all stale
+
+
+def test_schemagen_refuses_to_write_into_the_installed_package(tmp_path, monkeypatch, capsys):
+    installed = tmp_path / "prefix" / "stawvs_ap"
+    monkeypatch.setattr(checkout, "installed_package_dir", lambda: installed)
+    assert main(["--out", str(installed / "schemas")]) == 2
+    assert "refusing to write into the installed package" in capsys.readouterr().err
+    assert not installed.exists()
+
+
+def test_a_checkout_is_a_folder_whose_pyproject_names_the_project(tmp_path):
+    assert checkout.is_checkout(ROOT)
+    assert not checkout.is_checkout(tmp_path)
+    for text, expected in [
+        ('[project]\nname = "stawvs-ap"\n', True),
+        ('[project]\nname = "Stawvs_AP"\n', True),
+        ('[project]\nname = "other"\n', False),
+        ("[tool.x]\n", False),
+        ("not = toml = at all", False),
+    ]:
+        (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+        assert checkout.is_checkout(tmp_path) is expected, text
 
 
 # --------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from service_support import (
     state_after,
 )
 
-from stawvs_ap import StawvsError, StawvsGame, __version__, from_record
+from stawvs_ap import StawvsError, StawvsGame, __version__, from_record, schemas
 from stawvs_ap.remote import Client, RemoteError
 from stawvs_ap.tools.service import METHODS
 
@@ -192,8 +192,8 @@ def test_the_client_as_a_context_manager_ends_its_server() -> None:
 @cache
 def registry() -> Registry:
     resources = []
-    for path in sorted((ROOT / "schemas").glob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
+    for name in schemas.names():
+        schema = schemas.load(name)
         resources.append((schema["$id"], Resource.from_contents(schema)))
     return Registry().with_resources(resources)
 
@@ -255,7 +255,7 @@ def test_error_responses_and_batches_satisfy_the_schema(server: Client) -> None:
 
 
 def test_the_schema_names_each_method_with_the_parameters_the_server_takes() -> None:
-    schema = json.loads((ROOT / "schemas" / "protocol.schema.json").read_text(encoding="utf-8"))
+    schema = schemas.load("protocol")
     defs = schema["$defs"]
     named = {d.removesuffix(".params") for d in defs if d.endswith(".params")}
     assert named == set(METHODS)

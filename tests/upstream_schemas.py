@@ -1,5 +1,5 @@
 """Validators for the upstream Abstract Play schemas copied into ``fixtures/upstream-schemas``,
-and for our own in ``schemas/``.
+and for our own, shipped in the package (:mod:`stawvs_ap.schemas`).
 
 The upstream ones use the draft-07-era dialect, so they are checked with
 ``Draft7Validator``; ours are draft 2020-12. Formats are checked too, so dates
@@ -14,25 +14,26 @@ from pathlib import Path
 
 import jsonschema
 
-UPSTREAM = Path(__file__).resolve().parent.parent / "fixtures" / "upstream-schemas"
-#: Our own schemas (draft 2020-12), written by ``python -m stawvs_ap.tools.schemagen``.
-OURS = Path(__file__).resolve().parent.parent / "schemas"
+from stawvs_ap import schemas
 
-Validator = type[jsonschema.Draft7Validator] | type[jsonschema.Draft202012Validator]
+UPSTREAM = Path(__file__).resolve().parent.parent / "fixtures" / "upstream-schemas"
 
 
 @cache
-def schema_validator(
-    folder: Path, name: str, dialect: Validator = jsonschema.Draft7Validator
-) -> jsonschema.protocols.Validator:
-    """The validator (with format checking) of ``<folder>/<name>.schema.json``."""
-    schema = json.loads((folder / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return dialect(schema, format_checker=dialect.FORMAT_CHECKER)
-
-
 def validator(name: str) -> jsonschema.protocols.Validator:
-    """The validator of ``fixtures/upstream-schemas/<name>.schema.json``."""
-    return schema_validator(UPSTREAM, name)
+    """The validator (with format checking) of ``fixtures/upstream-schemas/<name>.schema.json``."""
+    schema = json.loads((UPSTREAM / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft7Validator(
+        schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER
+    )
+
+
+@cache
+def our_validator(name: str) -> jsonschema.protocols.Validator:
+    """The validator (with format checking) of our schema ``name``, as the package ships it
+    (``stawvs_ap.schemas.load(name)``, written by ``python -m stawvs_ap.tools.schemagen``)."""
+    dialect = jsonschema.Draft202012Validator
+    return dialect(schemas.load(name), format_checker=dialect.FORMAT_CHECKER)
 
 
 def errors(name: str, document: object) -> list[str]:
@@ -44,6 +45,6 @@ def errors(name: str, document: object) -> list[str]:
 
 
 def our_errors(name: str, document: object) -> list[str]:
-    """Readable validation errors of ``document`` against our schema ``schemas/<name>``."""
-    found = schema_validator(OURS, name, jsonschema.Draft202012Validator).iter_errors(document)
+    """Readable validation errors of ``document`` against our schema ``name``."""
+    found = our_validator(name).iter_errors(document)
     return [f"{e.json_path}: {e.message[:200]}" for e in found]

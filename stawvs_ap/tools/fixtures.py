@@ -1,9 +1,15 @@
 """Golden fixture games: regenerate them from seeds, or check the engine against them.
 
-Run from a checkout of the project::
+Run from the top of a checkout of the project::
 
     python -m stawvs_ap.tools.fixtures regenerate   # rewrite fixtures/golden/*.json
     python -m stawvs_ap.tools.fixtures check        # exit 1 with a per-ply diff on any change
+
+Anywhere else, name the folder: ``--dir DIR`` (and ``--reference FILE`` for
+the reference games). The tool never looks for the fixtures beside the
+installed package, and refuses to regenerate into an installed package
+(see :mod:`stawvs_ap.tools.checkout`); such refusals print one line and exit
+with status 2.
 
 Each golden game is played with uniformly random legal moves (``random.Random(seed)``
 choosing among the sorted legal moves) on the board of the same seed, with a fake
@@ -39,8 +45,11 @@ from ..host.game import StawvsGame
 from ..records.replay import apply_move_or_ending, from_record
 from ..state.entry import Entry
 from ..state.writer import entry_dict
+from .checkout import ToolPathError, default_in_checkout, is_checkout, refuse_installed
 
 __all__ = [
+    "GOLDEN_RELATIVE",
+    "REFERENCE_RELATIVE",
     "FakeClock",
     "GoldenSpec",
     "canonical_json",
@@ -55,9 +64,9 @@ __all__ = [
     "state_digest",
 ]
 
-FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
-GOLDEN_DIR: Final = FIXTURES / "golden"
-REFERENCE_GAMES: Final = FIXTURES / "reference" / "games.jsonl.gz"
+#: Where a checkout keeps the golden games and the reference games, from its top.
+GOLDEN_RELATIVE: Final = "fixtures/golden"
+REFERENCE_RELATIVE: Final = "fixtures/reference/games.jsonl.gz"
 FORMAT: Final = 1
 #: The variant sets of the reference games; every one is played with 2, 3 and 4 players.
 VARIANT_SETS: Final[tuple[tuple[str, ...], ...]] = (
@@ -175,8 +184,11 @@ def fixture_text(fixture: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(head) + ',\n  "plies": [\n' + plies + "\n  ]\n}\n"
 
 
-def regenerate(directory: Path = GOLDEN_DIR) -> list[Path]:
-    """Write every golden game's file into ``directory``; return the paths written."""
+def regenerate(directory: Path) -> list[Path]:
+    """Write every golden game's file into ``directory``; return the paths written.
+
+    ``directory`` is used as given: :func:`main` is what refuses an installed package.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for spec in golden_specs():
@@ -234,7 +246,7 @@ def check_golden_file(path: Path) -> list[str]:
     return problems
 
 
-def _reference_games(path: Path = REFERENCE_GAMES) -> Iterator[dict[str, Any]]:
+def _reference_games(path: Path) -> Iterator[dict[str, Any]]:
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
@@ -291,35 +303,67 @@ def check_reference_game(ref: dict[str, Any]) -> list[str]:
     return problems
 
 
-def check_all(directory: Path = GOLDEN_DIR, reference: Path | None = REFERENCE_GAMES
-              ) -> list[str]:
-    """Check every golden file in ``directory`` (and the reference games)."""
+def check_all(directory: Path, reference: Path | None = None) -> list[str]:
+    """Check every golden file in ``directory``, and the reference games of the
+    ``reference`` file (``games.jsonl.gz``) when one is given."""
     problems: list[str] = []
     paths = sorted(directory.glob("*.json"))
     if not paths:
         problems.append(f"no golden fixtures in {directory}")
     for path in paths:
         problems += check_golden_file(path)
-    if reference is not None and reference.exists():
+    if reference is not None:
         for ref in _reference_games(reference):
             problems += check_reference_game(ref)
     return problems
 
 
+def _paths(args: argparse.Namespace) -> tuple[Path, Path | None]:
+    """The golden folder and the reference file (None: not checked) that ``args`` name,
+    defaults from the checkout in the current directory; :class:`ToolPathError` when
+    there is none to use."""
+    directory: Path = (
+        default_in_checkout(GOLDEN_RELATIVE, "--dir") if args.dir is None else args.dir
+    )
+    if args.mode == "regenerate":
+        refuse_installed(directory)
+        return directory, None
+    if args.no_reference:
+        return directory, None
+    if args.reference is not None:
+        if not args.reference.is_file():
+            raise ToolPathError(f"no reference games file {args.reference}")
+        return directory, args.reference
+    if is_checkout(Path.cwd()):
+        default = Path.cwd() / REFERENCE_RELATIVE
+        return directory, default if default.is_file() else None
+    return directory, None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``regenerate`` or ``check`` the golden fixtures; 0 on success, 1 on differences."""
+    """``regenerate`` or ``check`` the golden fixtures; 0 on success, 1 on differences,
+    2 (one line on standard error) when there is no folder to use or it is refused."""
     parser = argparse.ArgumentParser(prog="python -m stawvs_ap.tools.fixtures", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=("regenerate", "check"))
-    parser.add_argument("--dir", type=Path, default=GOLDEN_DIR, help="golden fixture folder")
+    parser.add_argument("--dir", type=Path, default=None,
+                        help=f"golden fixture folder (default: {GOLDEN_RELATIVE} in a checkout)")
+    parser.add_argument("--reference", type=Path, default=None, metavar="FILE",
+                        help=f"reference games to check (default: {REFERENCE_RELATIVE} in a "
+                        "checkout; none elsewhere)")
     parser.add_argument("--no-reference", action="store_true",
                         help="check only the golden games, not the reference games")
     args = parser.parse_args(argv)
+    try:
+        directory, reference = _paths(args)
+    except ToolPathError as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
     if args.mode == "regenerate":
-        written = regenerate(args.dir)
-        print(f"wrote {len(written)} golden games to {args.dir}")
+        written = regenerate(directory)
+        print(f"wrote {len(written)} golden games to {directory}")
         return 0
-    problems = check_all(args.dir, None if args.no_reference else REFERENCE_GAMES)
+    problems = check_all(directory, reference)
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
@@ -327,7 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               "'python -m stawvs_ap.tools.fixtures regenerate' and review the diff",
               file=sys.stderr)
         return 1
-    print("every golden and reference game replays as recorded")
+    checked = "golden and reference game" if reference is not None else "golden game"
+    print(f"every {checked} replays as recorded")
     return 0
 
 

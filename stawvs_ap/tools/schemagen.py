@@ -1,8 +1,13 @@
 """Write the JSON Schemas (draft 2020-12) of what this package reads and writes.
 
-``python -m stawvs_ap.tools.schemagen`` regenerates ``schemas/`` at the top of the
-repository (``--out DIR`` elsewhere; ``--check`` only reports stale files and
-exits with status 1). The state and metadata schemas start from the pydantic
+``python -m stawvs_ap.tools.schemagen``, run from the top of a checkout,
+regenerates the schema files in ``stawvs_ap/schemas/`` (the package data that
+:mod:`stawvs_ap.schemas` reads); ``--out DIR`` names another folder, and is
+needed anywhere but in a checkout. ``--check`` only reports stale files and
+exits with status 1. It never writes into an installed package (see
+:mod:`stawvs_ap.tools.checkout`): such a refusal prints one line and exits
+with status 2. ``protocol.schema.json`` beside them is written by hand and
+left alone. The state and metadata schemas start from the pydantic
 models (:class:`~stawvs_ap.state_format.StateModel`,
 :class:`~stawvs_ap.metadata.GameInfo`) and are then tightened to Stawvs:
 squares ``a1``–``h8``, pyramid codes, sizes 1–3, players 1–4, this engine
@@ -22,15 +27,18 @@ from typing import Any, Final
 
 from ..core.variants import VARIANTS
 from ..host.metadata import DEFAULT_SETUP_NAME, GAMEINFO, GameInfo
+from ..schemas import FILES
 from ..state.entry import ENDINGS, ENGINE_VERSION
 from ..state.format import StateModel
+from .checkout import ToolPathError, default_in_checkout, refuse_installed
 
-__all__ = ["SCHEMA_DIR", "build_schemas", "main"]
+__all__ = ["SCHEMA_RELATIVE", "build_schemas", "main", "schema_text"]
 
 Schema = dict[str, Any]
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
-SCHEMA_DIR: Final = Path(__file__).resolve().parents[2] / "schemas"
+#: Where a checkout keeps the schema files, from its top.
+SCHEMA_RELATIVE: Final = "stawvs_ap/schemas"
 
 SQUARE: Final[Schema] = {"type": "string", "pattern": "^[a-h][1-8]$"}
 PLAYER: Final[Schema] = {"type": "integer", "minimum": 1, "maximum": 4}
@@ -343,13 +351,14 @@ def gamerecord_schema() -> Schema:
 
 
 def build_schemas() -> dict[str, Schema]:
-    """Every schema by file name (``state.schema.json`` …)."""
+    """Every generated schema by file name (``state.schema.json`` …): all of
+    :data:`stawvs_ap.schemas.FILES` but the hand-written protocol schema."""
     return {
-        "state.schema.json": state_schema(),
-        "render.schema.json": render_schema(),
-        "result.schema.json": result_schema(),
-        "gameinfo.schema.json": gameinfo_schema(),
-        "gamerecord.schema.json": gamerecord_schema(),
+        FILES["state"]: state_schema(),
+        FILES["render"]: render_schema(),
+        FILES["result"]: result_schema(),
+        FILES["gameinfo"]: gameinfo_schema(),
+        FILES["record"]: gamerecord_schema(),
     }
 
 
@@ -359,18 +368,29 @@ def schema_text(schema: Schema) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write (or with ``--check`` compare) the schema files; 1 when any is stale."""
+    """Write (or with ``--check`` compare) the schema files; 1 when any is stale with
+    ``--check``, 2 (one line on standard error) when there is no folder to use or
+    it is refused."""
     parser = argparse.ArgumentParser(
-        prog="python -m stawvs_ap.tools.schemagen", description=__doc__
+        prog="python -m stawvs_ap.tools.schemagen", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--out", type=Path, default=SCHEMA_DIR, help="directory (default: schemas/)"
+        "--out", type=Path, default=None,
+        help=f"directory (default: {SCHEMA_RELATIVE} in a checkout)",
     )
     parser.add_argument("--check", action="store_true", help="only report files that are stale")
     args = parser.parse_args(argv)
+    try:
+        out: Path = default_in_checkout(SCHEMA_RELATIVE, "--out") if args.out is None else args.out
+        if not args.check:
+            refuse_installed(out)
+    except ToolPathError as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
     stale = []
     for name, schema in build_schemas().items():
-        path = args.out / name
+        path = out / name
         text = schema_text(schema)
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == text:
@@ -380,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
     for name in stale:
-        print(f"{'stale' if args.check else 'wrote'}: {args.out / name}", file=sys.stderr)
+        print(f"{'stale' if args.check else 'wrote'}: {out / name}", file=sys.stderr)
     return 1 if stale and args.check else 0
 
 

@@ -1,0 +1,105 @@
+"""The JSON Schemas (draft 2020-12) of what this package reads and writes, shipped inside it.
+
+The schema files are package data, read with :mod:`importlib.resources`, so
+they are there wherever the package is installed (from a wheel, an sdist
+or a checkout)::
+
+    >>> from stawvs_ap import schemas
+    >>> schemas.names()
+    ('state', 'record', 'render', 'result', 'gameinfo', 'protocol')
+    >>> schemas.load("record")["title"]
+    'Stawvs game record'
+
+======== ==========================  =============================================
+name     file                        describes
+======== ==========================  =============================================
+state    ``state.schema.json``       a serialized state (``serialize()``)
+record   ``gamerecord.schema.json``  a game record (``gen_record()``)
+render   ``render.schema.json``      the renderer JSON (``render()``)
+result   ``result.schema.json``      one move result (``results``)
+gameinfo ``gameinfo.schema.json``    the game's metadata (``info()``)
+protocol ``protocol.schema.json``    the JSON-RPC protocol of ``stawvs-ap serve``
+======== ==========================  =============================================
+
+Each schema's ``$id`` is ``urn:stawvs-ap:schema:<stem>`` (``gamerecord`` for
+the record, which :func:`load` also accepts as a name); the protocol schema
+refers to the others by those ids. The package validates nothing against
+them at run time (its readers check every document field by field, with
+messages that name the problem); a host validates with the library of its
+choice, for example with ``jsonschema`` and ``referencing``::
+
+    import jsonschema, referencing
+    from stawvs_ap import schemas
+
+    registry = referencing.Registry().with_resources(
+        (doc["$id"], referencing.Resource.from_contents(doc))
+        for doc in map(schemas.load, schemas.names())
+    )
+    jsonschema.Draft202012Validator(schemas.load("protocol"), registry=registry).validate(line)
+
+The files are written by ``python -m stawvs_ap.tools.schemagen`` (all but
+``protocol.schema.json``, which is written by hand).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+from ..errors import ErrorCode, StawvsError
+
+__all__ = ["FILES", "file_name", "load", "names", "text"]
+
+#: Each schema's name and its file in this package, in the order :func:`names` gives.
+FILES: Final[dict[str, str]] = {
+    "state": "state.schema.json",
+    "record": "gamerecord.schema.json",
+    "render": "render.schema.json",
+    "result": "result.schema.json",
+    "gameinfo": "gameinfo.schema.json",
+    "protocol": "protocol.schema.json",
+}
+#: Other names accepted: the stem of a schema's ``$id`` where it differs from its name.
+_ALIASES: Final[dict[str, str]] = {"gamerecord": "record"}
+
+
+def names() -> tuple[str, ...]:
+    """The names of the schemas shipped, each one that :func:`load` accepts."""
+    return tuple(FILES)
+
+
+def file_name(name: str) -> str:
+    """The file of schema ``name`` (``"record"`` → ``"gamerecord.schema.json"``).
+
+    Raises :class:`~stawvs_ap.errors.StawvsError` with code ``BAD_ARGUMENT``
+    for a name that is not one of :func:`names` (or ``"gamerecord"``).
+    """
+    if not isinstance(name, str):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"a schema name is text, not {type(name).__name__}"
+        )
+    canonical = _ALIASES.get(name, name)
+    if canonical not in FILES:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"there is no schema {name[:60]!r}: choose one of {', '.join(FILES)}",
+        )
+    return FILES[canonical]
+
+
+def text(name: str) -> str:
+    """The text of schema ``name``, exactly as the file holds it (UTF-8 JSON)."""
+    return _read(file_name(name))
+
+
+def load(name: str) -> dict[str, Any]:
+    """Schema ``name`` parsed: a new dict on every call, free to change."""
+    loaded: dict[str, Any] = json.loads(text(name))
+    return loaded
+
+
+@cache
+def _read(file: str) -> str:
+    return resources.files(__name__).joinpath(file).read_text(encoding="utf-8")
