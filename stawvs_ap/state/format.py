@@ -10,7 +10,10 @@ the rules.
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
@@ -27,6 +30,7 @@ __all__ = [
     "ResultModel",
     "StateModel",
     "check_sizes",
+    "collector_paused",
     "read_document",
     "short",
 ]
@@ -68,6 +72,20 @@ INTEGER_JSON: Final = json.JSONDecoder(
 )
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a document is parsed: JSON makes
+    no cycles, and a hostile text of a million tiny lists would otherwise set
+    off collection after collection (1.6 s instead of 0.35 for 1.3 million)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def read_document(doc: object) -> dict[str, Any]:
     """The state document as a dict within every size limit; refused with
     :class:`InvalidStateError` otherwise. Numbers in a state are whole numbers:
@@ -79,7 +97,8 @@ def read_document(doc: object) -> dict[str, Any]:
             )
         try:
             text = doc if isinstance(doc, str) else bytes(doc).decode("utf-8")
-            data = INTEGER_JSON.decode(text)
+            with collector_paused():
+                data = INTEGER_JSON.decode(text)
         except _NonInteger as exc:
             raise InvalidStateError(
                 f"the state holds the number {short(exc.args[0])}; every number in a state "

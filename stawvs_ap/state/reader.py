@@ -18,7 +18,13 @@ from ..core.moves import Move, MoveSyntaxError
 from ..errors import InvalidStateError
 from .checks import GameState, load_checked
 from .entry import ENDINGS, Entry
-from .format import INTEGER_JSON, MAX_STATE_BYTES, check_sizes, read_document
+from .format import (
+    INTEGER_JSON,
+    MAX_STATE_BYTES,
+    check_sizes,
+    collector_paused,
+    read_document,
+)
 from .timestamps import is_timestamp
 from .writer import state_dict, to_json
 
@@ -57,6 +63,7 @@ def _as_text(doc: object) -> str | None:
 
 
 _STACK: Final = '"stack":['
+_FIRST_ENTRY_MAX: Final = 8192
 # How this engine writes the start of each later entry's position: where the
 # moves to replay are read. Only a hint: the whole text is compared at the end.
 _MOVE_HINT: Final = re.compile(
@@ -70,9 +77,16 @@ def _replayed(text: str) -> GameState | None:
     at = text.find(_STACK)
     if at < 0:
         return None
+    # A new game's entry is written in about 1,300 characters; a first entry far
+    # longer is no start this engine wrote, and is left to the full checks
+    # rather than parsed twice.
+    second = text.find(',{"_version"', at)
+    if (second if second >= 0 else len(text)) - at > _FIRST_ENTRY_MAX:
+        return None
     try:
-        head = INTEGER_JSON.decode(text[:at] + _STACK + "]}")
-        first, end = INTEGER_JSON.raw_decode(text, at + len(_STACK))
+        with collector_paused():
+            head = INTEGER_JSON.decode(text[:at] + _STACK + "]}")
+            first, end = INTEGER_JSON.raw_decode(text, at + len(_STACK))
         if type(head) is not dict or type(first) is not dict:
             return None
         start = load_checked({**head, "stack": [first], "gameover": False, "winner": []})
