@@ -22,6 +22,7 @@ from stawvs_ap import (
     Square,
     StawvsError,
     StawvsGame,
+    from_record,
 )
 from stawvs_ap.tools.svg import board_svg
 
@@ -213,6 +214,10 @@ def test_the_notation_round_trips_over_random_games(
     assert again == game.position
     assert again.notation() == text
     assert Position.from_notation(text.lower().replace(" ", "  "), variants) == game.position
+    if game.gameover:
+        with pytest.raises(StawvsError, match="over"):
+            StawvsGame.from_position(text, variants)
+        return
     copy = StawvsGame.from_position(text, variants)
     assert copy.moves() == game.moves()
     assert copy.position == game.position
@@ -334,3 +339,66 @@ def test_a_picture_of_a_position_with_arrows() -> None:
     svg = board_svg(position, lastmove=move, arrows=[(move.source, move.dest)])
     assert svg.startswith("<svg") and 'class="arrow"' in svg and 'class="last-move"' in svg
     assert json.dumps(svg)
+
+
+# -- what a review found -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "move",
+    [Move(99), Move("a1"), Move(None, Square.parse("a1")), Move(target=Square.parse("c3")),  # type: ignore[arg-type]
+     Move(Square.parse("a1"), None, Square.parse("c3")), Move(True), Move(is_pass=1)],  # type: ignore[arg-type]
+    ids=repr,
+)
+def test_a_move_built_by_hand_that_is_no_move_is_malformed(move: Move) -> None:
+    game = play_random(new_game(2, (), 5), random.Random(5), 10)
+    before = game.serialize()
+    verdict = game.validate_move(move)
+    assert not verdict.valid and verdict.code == ErrorCode.MALFORMED
+    assert not game.is_legal(move)
+    with pytest.raises(StawvsError) as refused:
+        game.move(move)
+    assert refused.value.code == ErrorCode.MALFORMED
+    assert game.serialize() == before
+    assert not game.same_move(move, move)
+
+
+def test_same_move_compares_move_values_and_strings() -> None:
+    game = new_game(2, (), 1)
+    assert game.same_move(Move.parse("c3-f6,f2"), " C3-F6,F2 ")
+    assert not game.same_move(Move.parse("c3-f6,f2"), "c3-f6,f3")
+
+
+def test_a_ghost_in_a_collection_is_no_position() -> None:
+    with pytest.raises(StawvsError) as refused:
+        StawvsGame.from_position(_with(START, collections="GH1,-"))
+    assert refused.value.code == ErrorCode.BAD_POSITION and "ghost" in refused.value.message
+
+
+def test_a_finished_position_is_no_game_to_play() -> None:
+    game = play_random(new_game(2, (), 6), random.Random(6), 10_000)
+    assert game.gameover
+    with pytest.raises(StawvsError) as refused:
+        StawvsGame.from_position(game.position.notation())
+    assert refused.value.code == ErrorCode.BAD_POSITION and "over" in refused.value.message
+
+
+def test_an_unknown_variant_of_a_position_is_a_bad_variant() -> None:
+    with pytest.raises(StawvsError) as refused:
+        StawvsGame.from_position(START, ["chaos"])
+    assert refused.value.code == ErrorCode.BAD_VARIANT
+
+
+def test_a_game_from_a_sparse_starting_board_records_its_whole_position() -> None:
+    sparse = _with(START, board=BOARD.replace("PI1", ".", 2))  # 58 pyramids: no new game's
+    game = StawvsGame.from_position(sparse)
+    rng = random.Random(2)
+    while not game.gameover:
+        game.push(rng.choice(game.legal_moves))
+    record = game.gen_record(uid="s", players=[{"name": "A"}, {"name": "B"}])
+    assert record["header"]["startingPosition"] == Position.from_notation(sparse).notation()
+    again = from_record(record)
+    assert again.serialize().count('"_version"') == game.serialize().count('"_version"')
+    stamps = [entry["_timestamp"] for entry in again.state()["stack"]]
+    assert stamps[-1] == record["header"]["date-end"]
+    assert set(stamps[:-1]) == {record["header"]["date-start"]}

@@ -165,3 +165,22 @@ def test_a_record_whose_header_agrees_replays() -> None:
     again = from_record(record_of(game))
     assert again.serialize().count('"_version"') == game.serialize().count('"_version"')
     assert again.winner == game.winner
+
+
+def test_a_float_in_the_header_is_refused_even_when_it_equals_the_replay() -> None:
+    record = record_of(finished())
+    player = record["header"]["players"][0]
+    player["score"] = float(player["score"])
+    assert "whole number" in refusal(record)
+
+
+def test_an_unfinished_game_s_scores_are_checked_too() -> None:
+    record = unfinished_record()
+    record["header"]["players"][0]["score"] = 999
+    assert "score" in refusal(record, allow_unfinished=True)
+
+
+def test_a_starting_board_typed_rank_by_rank_replays() -> None:
+    record = record_of(finished())
+    record["header"]["startingPosition"] = record["header"]["startingPosition"].replace("/", " /\n  ")
+    from_record(record)

@@ -97,6 +97,22 @@ class Move(NamedTuple):
         """Whether this is a complete collection move ``FROM-TO,TARGET``."""
         return self.target is not None
 
+    def is_well_formed(self) -> bool:
+        """Whether the fields make a move, as every parsed move's do: squares are
+        square numbers (0–63), a destination only after a source, a claim only
+        after both, and ``pass`` alone. A :class:`Move` built by hand may not."""
+        source, dest, target, is_pass = self.source, self.dest, self.target, self.is_pass
+        if type(is_pass) is not bool:
+            return False
+        if is_pass or source is None:
+            return source is None and dest is None and target is None
+        if dest is None and target is not None:
+            return False
+        return all(
+            sq is None or (isinstance(sq, int) and not isinstance(sq, bool) and 0 <= sq < 64)
+            for sq in (source, dest, target)
+        )
+
     @property
     def prefixes(self) -> tuple[Move, ...]:
         """This move and its shorter prefixes, longest first: ``FROM-TO,TARGET``,
@@ -120,6 +136,9 @@ class Move(NamedTuple):
         return text
 
     def __repr__(self) -> str:
+        if not self.is_well_formed():
+            fields = ", ".join(f"{k}={v!r}" for k, v in zip(self._fields, self, strict=True))
+            return f"Move({fields})"
         return f"Move.parse({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:

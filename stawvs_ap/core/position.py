@@ -153,10 +153,9 @@ class Position(NamedTuple):
         """The position a notation (see :mod:`stawvs_ap.core.notation`) describes,
         played under ``variants``; the player count is its number of collections.
 
-        Raises ``ValueError`` for text that is not a position of 2–4 players,
-        or whose mode is not the one its caps give. Whether the position obeys
-        every rule is checked by :meth:`StawvsGame.from_position
-        <stawvs_ap.StawvsGame.from_position>`.
+        Raises ``ValueError`` for text that is not a position of 2–4 players.
+        Whether the position obeys every rule is checked by
+        :meth:`StawvsGame.from_position <stawvs_ap.StawvsGame.from_position>`.
         """
         fields = parse_position(text)
         numplayers = len(fields.captured)

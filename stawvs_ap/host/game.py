@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
+from ..core.variants import check_variants
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
 from ..state.checks import check_position, ending_events
 from ..state.entry import ENGINE_VERSION, Entry
@@ -133,6 +134,10 @@ class StawvsGame:
         keep the notation and the moves instead.
         """
         try:
+            check_variants(variants)
+        except ValueError as exc:
+            raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
+        try:
             position = Position.from_notation(notation, variants)
         except ValueError as exc:
             raise InvalidStateError(f"not a position: {exc}", ErrorCode.BAD_POSITION) from None
@@ -173,14 +178,11 @@ class StawvsGame:
 
     @property
     def gameover(self) -> bool:
-        return self._entry.ended or self.position.is_over
+        return self._entry.ended
 
     @property
     def winner(self) -> list[int]:
-        entry = self._entry
-        if not entry.ended and entry.position.is_over:  # a finished position given as such
-            return entry.position.winners()
-        return entry.winners
+        return self._entry.winners
 
     @property
     def results(self) -> list[dict[str, Any]]:
@@ -233,12 +235,13 @@ class StawvsGame:
         return result.valid and result.complete == COMPLETE
 
     def same_move(self, a: object, b: object) -> bool:
-        """Whether two move strings denote the same move (case and spaces aside).
-        Text that is no move at all denotes nothing, so it matches nothing."""
+        """Whether two moves (strings or :class:`Move` values) are the same move, case
+        and spaces aside. What is no move at all matches nothing."""
         try:
-            return Move.parse(a) == Move.parse(b)  # type: ignore[arg-type]
+            first, second = (m if type(m) is Move else Move.parse(m) for m in (a, b))  # type: ignore[arg-type]
         except MoveSyntaxError:
             return False
+        return first.is_well_formed() and first == second
 
     def move(self, m: str | Move, partial: bool = False, trusted: bool = False) -> StawvsGame:
         """Apply a move and push it onto the stack; return ``self``.
@@ -252,7 +255,7 @@ class StawvsGame:
         """
         shown = self._stack[self._index]
         position = shown.position
-        verdict = judge(position, m, game_over=shown.ended or position.is_over)
+        verdict = judge(position, m, game_over=shown.ended)
         move = verdict.move
         if move is None:
             assert verdict.code is not None

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from ..core.notation import format_board
 from ..errors import ErrorCode, StawvsError
+from ..state.checks import is_new_game_start
 from ..state.entry import ENDINGS, Entry
 from ..state.timestamps import to_timestamp
 from .metadata import GAMEINFO, variant_display_names
@@ -54,12 +55,13 @@ def ranks(scores: Sequence[int], winners: Sequence[int], *, by_score: bool) -> l
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
-def starting_notation(start: Entry) -> str:
+def starting_notation(start: Entry, variants: list[str]) -> str:
     """``header.startingPosition`` for a game whose first entry is ``start``: the
     board alone for a new game's position, else the whole position notation."""
     position = start.position
-    fresh = not position.capped and not any(position.captured)
-    return format_board(position.board) if fresh else position.notation()
+    if is_new_game_start(position, variants):
+        return format_board(position.board)
+    return position.notation()
 
 
 def record_time(value: object, what: str) -> str:
@@ -115,7 +117,7 @@ def gen_record(
     (``BAD_ARGUMENT``) for players or dates that do not fit.
     """
     top = stack[-1]
-    if not (top.ended or top.position.is_over):
+    if not top.ended:
         raise StawvsError(ErrorCode.NOT_FINISHED, "Only a finished game has a record.")
     if not isinstance(players, list) or len(players) != numplayers:
         count = len(players) if isinstance(players, list) else players
@@ -123,7 +125,7 @@ def gen_record(
             ErrorCode.BAD_ARGUMENT, f"the game has {numplayers} players, but {count} were given"
         )
     scores = top.position.scores()
-    winners = top.winners if top.ended else top.position.winners()
+    winners = top.winners
     player_entries = [
         _player_entry(given, seat, scores[seat - 1], seat in winners)
         for seat, given in enumerate(players, start=1)
@@ -156,7 +158,7 @@ def gen_record(
     if unrated:
         header["unrated"] = True
     header["players"] = player_entries
-    header["startingPosition"] = starting_notation(stack[0])
+    header["startingPosition"] = starting_notation(stack[0], list(variants))
     plays: list[str | dict[str, Any]] = []
     for played in stack[1:]:
         notable = notable_results(played.results)

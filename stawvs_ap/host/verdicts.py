@@ -74,6 +74,10 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
         return _refused(ErrorCode.GAMEOVER, "The game is over: no more moves can be made.")
     if type(text) is Move:
         move = text
+        if not move.is_well_formed():
+            return _refused(
+                ErrorCode.MALFORMED, f"That is not a move ({tuple(move)!r} is no move of Stawvs)."
+            )
     else:
         try:
             move = Move.parse(text)  # type: ignore[arg-type]  # refuses non-text itself

@@ -76,7 +76,9 @@ def from_record(
     variants = _variants(header)
     plies = sum(len(r) for r in rounds)
     start = _date(header, "date-start")
-    clock = _ReplayClock(start, _date(header, "date-end"), plies)
+    # A game set up from a whole position stamps its first entry by the clock too.
+    ticks = plies + 1 if _is_position(header.get("startingPosition")) else plies
+    clock = _ReplayClock(start, _date(header, "date-end"), ticks)
     game = _starting_game(header, initial, len(names), variants, clock)
     for number, moves in enumerate(rounds, start=1):
         if len(moves) > len(names):
@@ -147,7 +149,7 @@ def _starting_game(
         raise InvalidRecordError(
             "the record has no startingPosition; give the initial state of the game to replay it"
         )
-    if isinstance(given, str) and len(given.split()) > 1:  # a whole position
+    if _is_position(given):
         try:
             game = StawvsGame.from_position(given, variants, clock=clock)
         except StawvsError as exc:
@@ -160,6 +162,15 @@ def _starting_game(
             )
         return game
     return _game_from_board(parse_starting_position(given), numplayers, variants, clock)
+
+
+def _is_position(notation: object) -> bool:
+    """Whether a ``startingPosition`` is a whole position notation (five fields,
+    the third the phase) rather than a board, which may be typed rank by rank."""
+    if not isinstance(notation, str):
+        return False
+    fields = notation.split()
+    return len(fields) == 5 and fields[2].lower() in ("place", "collect")
 
 
 def parse_starting_position(text: object) -> list[int]:
@@ -288,6 +299,7 @@ def _check_header(
 ) -> None:
     """The header's scores, results and ranks must be what the replay gives."""
     players: list[dict[str, Any]] = header["players"]
+    scores = game.position.scores()
     if not game.gameover:
         if not allow_unfinished:
             raise InvalidRecordError(
@@ -298,24 +310,24 @@ def _check_header(
                 raise InvalidRecordError(
                     f"the game is not finished, yet the record gives {names[seat]} a result"
                 )
-        return
-    scores = game.position.scores()
-    winners = game.winner
-    by_score = game.lastmove not in ENDINGS
-    expected_ranks = ranks(scores, winners, by_score=by_score)
+        expected: list[dict[str, int]] = [{"score": score} for score in scores]
+    else:
+        winners = game.winner
+        places = ranks(scores, winners, by_score=game.lastmove not in ENDINGS)
+        expected = [
+            {"score": scores[seat], "result": int(seat + 1 in winners), "rank": places[seat]}
+            for seat in range(len(players))
+        ]
     for seat, player in enumerate(players):
         name = names[seat]
-        checks = {
-            "score": scores[seat],
-            "result": 1 if seat + 1 in winners else 0,
-            "rank": expected_ranks[seat],
-        }
-        for key, wanted in checks.items():
+        for key, wanted in expected[seat].items():
             if key not in player:
                 continue
             given = player[key]
-            if type(given) is not int and not (type(given) is float and given == wanted):
-                raise InvalidRecordError(f"the record's {key} of {name} is not a number")
+            if type(given) is not int:  # never a float or a boolean
+                raise InvalidRecordError(
+                    f"the record's {key} of {name} must be a whole number, not {given!r}"
+                )
             if given != wanted:
                 raise InvalidRecordError(
                     f"the record gives {name} a {key} of {given}, but replaying the moves "

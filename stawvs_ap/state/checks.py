@@ -185,6 +185,10 @@ def _check_start(start: Position, model: EntryModel, variants: list[str]) -> Non
         raise InvalidStateError(f"{where} has no last move, but {short(model.lastmove)} is given")
     if model.results:
         raise InvalidStateError(f"{where} has no results")
+    _check_start_position(where, start, variants)
+
+
+def _check_start_position(where: str, start: Position, variants: list[str]) -> None:
     if start.capped:
         raise InvalidStateError(f"{where} has no caps on the board")
     if any(start.captured):
@@ -205,6 +209,15 @@ def _check_start(start: Position, model: EntryModel, variants: list[str]) -> Non
     if fixed is not None and gaps != fixed:
         names = " ".join(SQUARE_NAMES[sq] for sq in fixed)
         raise InvalidStateError(f"{where}: with these variants the empty squares are {names}")
+
+
+def is_new_game_start(position: Position, variants: list[str]) -> bool:
+    """Whether ``position`` is one a new game of ``variants`` starts from."""
+    try:
+        _check_start_position("", position, variants)
+    except InvalidStateError:
+        return False
+    return True
 
 
 def ending_events(how: str, player: int | None, numplayers: int) -> tuple[Event, ...]:
@@ -281,7 +294,11 @@ def _first_difference(expected: Position, given: Position) -> str:
 def check_position(position: Position) -> None:
     """Refuse (``BAD_POSITION``) a position that breaks a rule: more than five
     pyramids of a kind, caps that do not fit the turn order or the caps each
-    player has, passes before every cap is placed, ghosts before the end."""
+    player has, passes before every cap is placed, ghosts (on the board before
+    the end, or in a collection), a game already over.
+
+    A position in the collection phase may hold fewer caps than the players
+    own: movement does not depend on it, and puzzles and tests use it."""
 
     def refuse(message: str) -> InvalidStateError:
         return InvalidStateError(message, ErrorCode.BAD_POSITION)
@@ -290,6 +307,10 @@ def check_position(position: Position) -> None:
     n = rules.numplayers
     if not 1 <= position.currplayer <= n:
         raise refuse(f"the player to move is player {position.currplayer}; there are {n}")
+    if position.is_over:
+        raise refuse("every player has passed: the game is over, there is nothing to play")
+    if any(PYRAMIDS[p].is_ghost for c in position.captured for p in c):
+        raise refuse("a collection holds a ghost; ghosts stay on the board under caps")
     caps = position.caps
     if any(not 0 <= owner <= n for owner in caps):
         raise refuse(f"a cap belongs to a player who is not in this {n}-player game")

@@ -116,6 +116,8 @@ def read_document(doc: object) -> dict[str, Any]:
 
 
 _KEYS: Final = frozenset({"game", "numplayers", "variants", "gameover", "winner", "stack"})
+#: The text fields of an entry, and how long they may be.
+_TEXT_FIELDS: Final = (("_version", 40), ("_timestamp", 40), ("mode", 10), ("lastmove", 100))
 
 
 def check_sizes(data: dict[str, Any]) -> None:
@@ -129,7 +131,11 @@ def check_sizes(data: dict[str, Any]) -> None:
     unknown = sorted(str(key)[:40] for key in data if key not in _KEYS)
     if unknown:
         raise InvalidStateError(f"malformed state: {unknown[0]}: Extra inputs are not permitted")
-    _limit("'variants'", data.get("variants"), 10)
+    _limit("'game'", data.get("game"), 40)
+    variants = data.get("variants")
+    _limit("'variants'", variants, 10)
+    for variant in variants if isinstance(variants, list | tuple) else ():
+        _limit("a variant", variant, 40)
     _limit("'winner'", data.get("winner"), 4)
     stack = data.get("stack")
     _limit("the stack", stack, MAX_ENTRIES)
@@ -138,6 +144,8 @@ def check_sizes(data: dict[str, Any]) -> None:
             continue
         where = f"stack entry {i}"
         _limit(where, entry, _MAX_KEYS)
+        for key, longest in _TEXT_FIELDS:
+            _limit(f"{where}: {key!r}", entry.get(key), longest)
         _limit(f"{where}: 'eliminated'", entry.get("eliminated"), 4)
         board = entry.get("board")
         if isinstance(board, dict):

@@ -99,8 +99,8 @@ def _replayed(text: str) -> GameState | None:
             return None
         entries.append(entry)
     # The first entry was checked in full, so only the rest must be written as
-    # this engine writes it (Abstract Play's engine leaves out a first entry's
-    # empty 'eliminated'; all else it writes as we do).
+    # this engine writes it (Abstract Play's engine writes a first entry's keys
+    # in another order; all else it writes as we do).
     ours = state_dict(start.numplayers, start.variants, entries)
     later = ours["stack"][1:]
     ours["stack"] = []
