@@ -182,5 +182,6 @@ def test_an_unfinished_game_s_scores_are_checked_too() -> None:
 
 def test_a_starting_board_typed_rank_by_rank_replays() -> None:
     record = record_of(finished())
-    record["header"]["startingPosition"] = record["header"]["startingPosition"].replace("/", " /\n  ")
+    header = record["header"]
+    header["startingPosition"] = header["startingPosition"].replace("/", " /\n  ")
     from_record(record)
