@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -281,3 +282,48 @@ def test_a_closed_stdout_ends_the_server_cleanly() -> None:
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0
     assert stderr == b""
+
+
+def test_the_games_kept_between_requests_are_copies_and_bounded() -> None:
+    from stawvs_ap.tools.service import RecentGames
+
+    recent = RecentGames(size=2)
+    first = StawvsGame(2, seed=1).serialize()
+    one, two = recent.game(first), recent.game(first)
+    assert one is not two and one.serialize() == two.serialize() == first
+    one.move(one.moves()[0])
+    one.load(0)
+    assert recent.game(first).serialize() == first  # what a request did stays its own
+    assert recent.game(first).moves() == StawvsGame(first).moves()
+    others = [StawvsGame(2, seed=s).serialize() for s in (2, 3)]
+    for text in others:
+        recent.game(text)
+    assert list(recent._games) == others  # the oldest went
+
+
+def test_answers_are_the_same_with_the_kept_games_as_from_a_fresh_load() -> None:
+    from stawvs_ap.tools import service
+
+    state = StawvsGame(3, seed=4).serialize()
+    rng = random.Random(4)
+    for _ in range(30):
+        fresh = StawvsGame(state)
+        move = rng.choice(fresh.moves())
+        cached = service.METHODS["move"].run({"state": state, "move": move})
+        fresh.move(move)
+        assert cached["state"] == fresh.serialize() or _same_but_time(cached["state"], fresh)
+        for ply in ({"ply": 0}, {}):
+            render = service.METHODS["render"].run({"state": cached["state"], **ply})["render"]
+            assert render == StawvsGame(cached["state"]).load(ply.get("ply", -1)).render()
+        assert service.METHODS["moves"].run({"state": cached["state"]})["moves"] == (
+            StawvsGame(cached["state"]).moves()
+        )
+        state = cached["state"]
+
+
+def _same_but_time(text: str, game: StawvsGame) -> bool:
+    ours, theirs = json.loads(text), game.state()
+    for doc in (ours, theirs):
+        for entry in doc["stack"]:
+            entry.pop("_timestamp")
+    return bool(ours == theirs)
