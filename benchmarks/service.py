@@ -74,9 +74,10 @@ class Row:
         return "yes" if ok else "NO"
 
 
-def state_after(plies: int, players: int = 2) -> tuple[str, int]:
-    """The state after ``plies`` random moves of the first seeded game still on
-    then with more than one move to choose from; and that seed."""
+def states_after(plies: int, count: int = 1, players: int = 2) -> list[tuple[str, int]]:
+    """The states after ``plies`` random moves of the first ``count`` seeded games
+    still on then with more than one move to choose from; and their seeds."""
+    found = []
     for seed in range(1, 10_000):
         game, rng = StawvsGame(players, seed=seed), random.Random(seed)
         for _ in range(plies):
@@ -85,8 +86,10 @@ def state_after(plies: int, players: int = 2) -> tuple[str, int]:
             game.move(rng.choice(game.moves()))
         else:
             if not game.gameover and len(game.moves()) > 1:
-                return game.serialize(), seed
-    raise RuntimeError(f"no seeded game lasts {plies} plies")
+                found.append((game.serialize(), seed))
+                if len(found) == count:
+                    return found
+    raise RuntimeError(f"not {count} seeded games last {plies} plies")
 
 
 def request_line(method: str, params: dict[str, Any]) -> bytes:
@@ -94,11 +97,12 @@ def request_line(method: str, params: dict[str, Any]) -> bytes:
     return json.dumps(request, separators=(",", ":")).encode("ascii") + b"\n"
 
 
-def measure(client: Client, line: bytes, count: int) -> list[float]:
-    """Latencies (ms) of ``count`` round trips of ``line``, after a warm-up."""
+def measure(client: Client, lines: list[bytes], count: int) -> list[float]:
+    """Latencies (ms) of ``count`` round trips of ``lines`` in turn, after a warm-up."""
     latencies = []
     clock = time.perf_counter_ns
     for i in range(WARM_UP + count):
+        line = lines[i % len(lines)]
         start = clock()
         client.send_raw(line)
         answer = client.read_raw()
@@ -112,18 +116,27 @@ def measure(client: Client, line: bytes, count: int) -> list[float]:
 
 
 def rows(client: Client, count: int) -> tuple[list[Row], str, int]:
-    deep, seed = state_after(61)
+    """The table. The server keeps the games of its last 16 state texts, so a
+    state sent again is not loaded again; the "each new" rows send 24 states in
+    turn, so that every request loads its state, as for a host whose games the
+    server has not seen."""
+    many = states_after(61, 24)
+    deep, seed = many[0]
     new = StawvsGame(2, seed=1).serialize()
     table = []
-    for label, state, targeted in (("61-ply state", deep, True), ("new game", new, False)):
-        move = StawvsGame(state).moves()[0]
-        for method, params, held in (
-            ("moves", {"state": state}, False),
-            ("validate", {"state": state, "move": move}, targeted),
-            ("move", {"state": state, "move": move}, targeted),
-        ):
-            latencies = measure(client, request_line(method, params), count)
-            table.append(Row(f"{method} ({label})", latencies, held))
+    for label, states, targeted in (
+        ("61-ply state", [deep], True),
+        ("61-ply, each new", [s for s, _ in many], True),
+        ("new game", [new], False),
+    ):
+        for method, held in (("moves", False), ("validate", targeted), ("move", targeted)):
+            lines = []
+            for state in states:
+                params: dict[str, Any] = {"state": state}
+                if method != "moves":
+                    params["move"] = StawvsGame(state).moves()[0]
+                lines.append(request_line(method, params))
+            table.append(Row(f"{method} ({label})", measure(client, lines, count), held))
     return table, deep, seed
 
 
