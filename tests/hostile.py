@@ -12,23 +12,56 @@ import json
 import os
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from stawvs_ap import StawvsGame
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
-_SCALE = {"ci": 1.0, "nightly": 20.0, "dev": 0.02}
+#: Cases per profile as a share of ``ci`` (profiles: ``tests/conftest.py``).
+_SCALE = {"fast": 0.1, "ci": 1.0, "nightly": 20.0, "dev": 0.02}
+
+
+def profile() -> str:
+    """The hypothesis profile in force: ``HYPOTHESIS_PROFILE``, else ``fast``.
+
+    ``tests/conftest.py`` loads it before any test module is imported (and
+    ``--hypothesis-profile`` after that, still before), so the profile hypothesis
+    reports is the one the budgets below must follow.
+    """
+    current = getattr(settings, "get_current_profile_name", None)  # newer hypothesis
+    name = current() if current is not None else getattr(settings, "_current_profile", None)
+    if name and name != "default":
+        return str(name)
+    return os.environ.get("HYPOTHESIS_PROFILE", "fast")
 
 
 def scaled(examples: int) -> int:
-    """A test's number of cases under the ``ci`` profile, scaled for the profile in force."""
-    factor = _SCALE.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), 1.0)
-    return max(1, int(examples * factor))
+    """A test's number of cases under the ``ci`` profile, scaled for the profile in force.
+
+    At least 1; a profile not listed in ``_SCALE`` gets the ``ci`` number.
+    """
+    return max(1, int(examples * _SCALE.get(profile(), 1.0)))
+
+
+def thinned(values: Sequence[Any], every: int, ids: Callable[[Any], str]) -> list[Any]:
+    """``values`` as pytest parameters, every ``every``-th one (from the first) for
+    the default run and the others marked ``slow``, for the long battery only.
+
+    For repetition that costs time and adds little to a quick run: the battery
+    still runs every value, under the same test ids.
+    """
+    return [
+        pytest.param(value, id=ids(value), marks=() if i % every == 0 else pytest.mark.slow)
+        for i, value in enumerate(values)
+    ]
 
 
 #: Every legal variant set: at most one setup variant, any subset of the others.

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from hostile import VARIANT_SETS, new_game, play_random
+from hostile import VARIANT_SETS, new_game, play_random, scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,7 +51,7 @@ def test_a_move_cannot_be_changed() -> None:
         move.source = Square.parse("d4")  # type: ignore[misc]
 
 
-@settings(max_examples=300)
+@settings(max_examples=scaled(300))
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-, ", max_size=10))
 def test_complete_moves_read_by_lookup_equal_those_read_by_the_grammar(text: str) -> None:
     # Move.parse reads "a1-b2,c3" by lookup first; the grammar must agree.
@@ -203,7 +203,7 @@ def test_variants_or_a_seed_with_a_state_are_refused(extra: dict[str, object]) -
 # -- the position notation -----------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(st.integers(2, 4), st.sampled_from(VARIANT_SETS), st.integers(0, 10**6), st.integers(0, 90))
 def test_the_notation_round_trips_over_random_games(
     numplayers: int, variants: tuple[str, ...], seed: int, plies: int

@@ -15,7 +15,7 @@ import json
 import random
 from typing import Any
 
-from hostile import play_random
+from hostile import play_random, scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -166,7 +166,9 @@ def random_boards(draw: st.DrawFn) -> StawvsGame:
     return StawvsGame.from_position(f"{board} {currplayer} {mode} {held} {passed}", variants)
 
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=scaled(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @SETTINGS
@@ -181,7 +183,7 @@ def test_moves_of_random_boards_match_the_slow_generator(game: StawvsGame) -> No
     check_against_slow(game)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30), deadline=None)
 @given(random_boards(), st.integers(0, 2**32))
 def test_a_random_playout_plays_only_legal_moves_to_the_end(game: StawvsGame, seed: int) -> None:
     position = game.position

@@ -10,6 +10,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hostile import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_data import canonical_state, extra_id, extras, game_id, games
@@ -179,7 +180,7 @@ def test_starting_position_is_the_first_reference_board() -> None:
     assert format_starting_position(game.position.board) == CORNER_BOARD
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_starting_position_round_trips_exactly(rng: random.Random) -> None:
     board = [kind for kind in COLOURED for _ in range(PER_KIND)] + [EMPTY] * 4

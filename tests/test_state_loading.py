@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hostile import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -354,7 +355,7 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-@settings(max_examples=300)
+@settings(max_examples=scaled(300))
 @given(data=st.data(), replacement=JSON_VALUES)
 def test_a_damaged_state_raises_only_stawvs_errors(data: st.DataObject, replacement: Any) -> None:
     state = good_state()
@@ -373,7 +374,7 @@ def test_a_damaged_state_raises_only_stawvs_errors(data: st.DataObject, replacem
         assert StawvsGame(game.serialize()).serialize() == game.serialize()
 
 
-@settings(max_examples=200)
+@settings(max_examples=scaled(200))
 @given(text=st.text(max_size=40) | st.binary(max_size=40))
 def test_random_text_raises_only_stawvs_errors(text: str | bytes) -> None:
     try:
