@@ -31,6 +31,7 @@ from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
+from .botcli import add_bot_commands
 from .svg import board_svg
 from .textboard import board_text
 
@@ -338,6 +339,7 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--names", nargs="+", metavar="NAME", help="player names, in order")
     record.add_argument("--uid", help="the game's id in the record (default: from the state)")
     _add_output(record, "record")
+    add_bot_commands(sub)
     return parser
 
 
