@@ -230,7 +230,8 @@ class LineupStats:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "bot": self.label, "spec": self.spec, "games": self.games, "wins": self.wins,
+            "bot": self.label, "spec": self.spec, "games": self.games,
+            "wins": round(float(self.wins), 3),
             "sole_wins": self.sole_wins, "win_rate": round(self.rate, 4),
             "ci95": [round(self.low, 4), round(self.high, 4)],
             "mean_score": round(self.mean_score, 2),

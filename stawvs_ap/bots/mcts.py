@@ -5,17 +5,23 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
 * **Max-n values.** Every node keeps the mean reward of the player who moved
   into it, so each player picks, at their own turns, the move best for
   themselves; with 3–4 players nobody assumes the others gang up on them.
-* **Progressive widening in the order of a cheap estimate.** A node's moves
-  are ranked once by :func:`~stawvs_ap.bots.knowledge.move_priors` (value of
+* **Ranked progressive widening.** The root's moves are ranked by
+  :func:`~stawvs_ap.bots.knowledge.evaluate` of the position each leads to
+  (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by), every other
+  node's by the cheap :func:`~stawvs_ap.bots.knowledge.move_priors` (value of
   the claimed pyramid to the collection, denial, room around the landing
   square); a node visited n times may have about ``widening · √n`` children,
   best-ranked first. With a thousand moves in the middle game, plain UCT
   spreads a quarter second's playouts over moves it tries once; this search
-  spends them on the few dozen that matter.
-* **A better and faster playout**: :func:`~stawvs_ap.bots.simulate.heuristic_playout`.
-* **Rewards** that are mostly the win (a shared win split) and partly the
-  score margin (``margin``), which tells apart positions where every playout
-  wins or loses.
+  spends its iterations on the few dozen that matter.
+* **Evaluated leaves.** A new leaf is valued by the evaluation of
+  :func:`~stawvs_ap.bots.knowledge.player_values` (a logistic function of
+  each player's lead, ``temperature`` points wide) rather than by a random
+  playout: in this game of territory and sets, a playout to the end is slow
+  and mostly noise. ``plies`` > 0 plays that many moves of
+  :func:`~stawvs_ap.bots.simulate.heuristic_playout` first, and ``plies=-1``
+  plays to the end; a finished game is valued by its result, mostly the win
+  (a shared win split) and partly the score margin (``margin``).
 * **Tree reuse**: the subtree of the position the game reached is kept from
   the previous search when it is there (a bot plays one game at a time).
 * **Early stop**: when no other move can catch up with the most visited one
@@ -63,10 +69,12 @@ class MCTSBot(Bot):
 
     ``exploration`` is the UCB constant (rewards lie in [0, 1]), ``widening``
     the factor of progressive widening, ``expand_after`` the visits a leaf
-    gets from playouts before its moves are ranked, ``epsilon`` and
-    ``samples`` tune the playout policy, ``margin`` the share of the reward
-    that comes from the score margin, ``reuse`` whether to keep the subtree
-    between moves.
+    gets before its moves are ranked, ``plies``, ``temperature``, ``epsilon``
+    and ``samples`` tune how leaves are valued (see the module's description
+    and :func:`~stawvs_ap.bots.simulate.heuristic_playout`), ``margin`` the
+    share of a finished game's reward that comes from the score margin,
+    ``reuse`` whether to keep the subtree between moves. The defaults were
+    chosen in the arena against :class:`~stawvs_ap.bots.simple.GreedyBot`.
     """
 
     name = "mcts"

@@ -243,6 +243,8 @@ class _Session:
             self.say("")
             return False
         text = line.strip()
+        if not self.read.isatty():  # typed ahead or piped: show it as if typed
+            self.say(text)
         command = text.lower()
         if command in ("quit", "exit"):
             return False
