@@ -33,6 +33,7 @@ from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
 from ..state.format import MAX_STATE_BYTES
+from .botcli import add_bot_commands
 from .safe_io import (
     FileError,
     Interrupted,
@@ -341,6 +342,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_output(record, "record")
 
     command("serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve)
+    add_bot_commands(sub)
     return parser
 
 

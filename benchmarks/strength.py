@@ -1,0 +1,138 @@
+"""Measure the bots in the arena: the strength figures of issue 13, and the balance report.
+
+    python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
+    python benchmarks/strength.py balance --games 200 --jobs 2
+
+``figures`` plays each match of :data:`FIGURES` (all, or those named with
+``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
+``balance`` plays self-play matches per variant (:data:`BALANCE_BOT`) and
+writes ``benchmarks/results/balance-VARIANT.json``. ``table`` prints the
+Markdown tables of README.md and docs/balance.md from those files. Every
+match is seeded, so the same command repeats the same boards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from stawvs_ap.bots.arena import BotSpec, match_report, play_match, wilson
+from stawvs_ap.tools.botcli import progress_bar
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+#: name: (lineup, variants, what the issue asks of the first bot's win rate)
+FIGURES: dict[str, tuple[list[str], list[str], str]] = {
+    "mcts-uct": (["mcts:seconds=0.25", "uct:seconds=0.25"], [], "≥ 65%"),
+    "greedy-random": (["greedy", "random"], [], "≥ 75%"),
+    "mcts-greedy": (["mcts:seconds=0.25", "greedy"], [], "≥ 97%"),
+    "mcts-random": (["mcts:seconds=0.25", "random"], [], "≥ 99%"),
+    "mcts-uct-hey": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hey"], "≥ 65% (±5 of default)"),
+    "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"],
+                      "≥ 65% (±5 of default)"),
+    "mcts-uct-3p": (["mcts:seconds=0.25", "uct:seconds=0.25", "uct:seconds=0.25"], [], "≥ 50%"),
+    "mcts1-mcts025": (["mcts:seconds=1", "mcts:seconds=0.25"], [], "≥ 60%"),
+}
+
+#: The self-play bot of the balance report: fast, and far stronger than random.
+BALANCE_BOT = "greedy"
+BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"],
+                                     ["pieces-2"]]
+
+
+def _run(
+    name: str, lineup: list[str], variants: list[str], games: int, jobs: int,
+    fresh_boards: bool = False,
+) -> None:
+    specs = [BotSpec.parse(text) for text in lineup]
+    sys.stderr.write(f"{name}: {' vs '.join(lineup)} {variants or ''}\n")
+    started = time.monotonic()
+    results = play_match(specs, games, variants=variants, seed=name, jobs=jobs,
+                         progress=progress_bar(sys.stderr), fresh_boards=fresh_boards)
+    report = match_report(specs, results, variants=variants, seed=name)
+    report["wall_seconds"] = round(time.monotonic() - started, 1)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+
+
+def _figures_table() -> str:
+    lines = ["| match | variants | games | first bot's win rate | 95% interval | mean scores | "
+             "s/move | target |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, (_, _, target) in FIGURES.items():
+        path = RESULTS / f"{name}.json"
+        if not path.exists():
+            continue
+        report = json.loads(path.read_text())
+        bots = report["bots"]
+        first = bots[0]
+        scores = " / ".join(format(b["mean_score"], ".1f") for b in bots)
+        times = " / ".join(format(b["seconds_per_move"], ".3f") for b in bots)
+        lines.append(
+            f"| {' vs '.join(b['bot'] for b in bots)} | {', '.join(report['variants']) or '—'} "
+            f"| {report['games']} | {100 * first['win_rate']:.1f}% "
+            f"| {100 * first['ci95'][0]:.1f}–{100 * first['ci95'][1]:.1f}% "
+            f"| {scores} | {times} | {target} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _mean_interval(values: list[float]) -> str:
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+    return f"{mean:.1f} ± {half:.1f}"
+
+
+def _balance_row(report: dict[str, Any]) -> str:
+    results = report["results"]
+    first_wins = sum(1 / len(r["winners"]) for r in results if 1 in r["winners"])
+    low, high = wilson(first_wins, len(results))
+    plies = [float(r["plies"]) for r in results]
+    winning = [float(max(r["scores"])) for r in results]
+    margin = [float(sorted(r["scores"])[-1] - sorted(r["scores"])[-2]) for r in results]
+    ties = sum(1 for r in results if len(r["winners"]) > 1)
+    return (
+        f"| {', '.join(report['variants']) or 'default'} | {len(results)} "
+        f"| {100 * first_wins / len(results):.1f}% ({100 * low:.1f}–{100 * high:.1f}%) "
+        f"| {_mean_interval(plies)} | {_mean_interval(winning)} | {_mean_interval(margin)} "
+        f"| {ties} |"
+    )
+
+
+def _balance_table() -> str:
+    lines = ["| variants | games | first player wins (95% interval) | plies | winning score "
+             "| winning margin | ties |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for variants in BALANCE_VARIANTS:
+        path = RESULTS / f"balance-{'-'.join(variants) or 'default'}.json"
+        if path.exists():
+            lines.append(_balance_row(json.loads(path.read_text())))
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["figures", "balance", "table"])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", nargs="+", choices=sorted(FIGURES), help="figures to measure")
+    parser.add_argument("--players", type=int, default=2, help="players of the balance games")
+    args = parser.parse_args()
+    if args.what == "figures":
+        for name in args.only or list(FIGURES):
+            lineup, variants, _ = FIGURES[name]
+            _run(name, lineup, variants, args.games, args.jobs)
+    elif args.what == "balance":
+        for variants in BALANCE_VARIANTS:
+            name = f"balance-{'-'.join(variants) or 'default'}"
+            _run(name, [BALANCE_BOT] * args.players, variants, args.games, args.jobs,
+                 fresh_boards=True)
+    else:
+        sys.stdout.write(_figures_table() + "\n" + _balance_table())
+
+
+if __name__ == "__main__":
+    main()

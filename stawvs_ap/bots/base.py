@@ -1,0 +1,185 @@
+"""What every bot shares: the interface, budgets, and what an analysis returns.
+
+A bot is asked about a :class:`~stawvs_ap.host.game.StawvsGame` (or a bare
+:class:`~stawvs_ap.core.position.Position`) and only ever reads its position,
+an immutable value, so asking never changes the game. Budgets are a number
+of seconds, a number of iterations, or both (whichever runs out first).
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ..core.moves import Move
+from ..core.position import Position
+from ..errors import ErrorCode, IllegalMoveError, StawvsError
+from ..host.game import StawvsGame
+
+__all__ = ["Bot", "Budget", "Candidate", "GameLike", "position_of"]
+
+#: What a bot can be asked about.
+GameLike = StawvsGame | Position
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One move of an analysis: how often the search tried it and what it is worth.
+
+    ``value`` is from the point of view of the player to move: for the search
+    bots the mean reward of the move's simulations (0 = lost, 1 = won; a win
+    shared by k players counts 1/k), for :class:`GreedyBot` its evaluation in
+    points (own estimated total minus the best opponent's).
+    """
+
+    move: Move
+    visits: int
+    value: float
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form: ``{"move": "c3-f6,f2", "visits": 120, "value": 0.61}``."""
+        return {"move": str(self.move), "visits": self.visits, "value": round(self.value, 4)}
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a search may run: ``seconds`` of wall time and/or ``iterations``.
+
+    :meth:`deadline` and :meth:`exhausted` make the checks cheap enough to run
+    after every iteration.
+    """
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None and not self.seconds > 0:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"seconds must be positive, not {self.seconds}"
+            )
+        if self.iterations is not None and (
+            isinstance(self.iterations, bool) or self.iterations < 1
+        ):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"iterations must be a positive whole number, not "
+                f"{self.iterations}"
+            )
+
+    def deadline(self, start: float) -> float:
+        """The ``time.perf_counter()`` reading at which to stop (infinity without seconds)."""
+        return start + self.seconds if self.seconds is not None else float("inf")
+
+    def limit(self) -> int:
+        """The most iterations allowed (a very large number without a count)."""
+        return self.iterations if self.iterations is not None else 1 << 62
+
+
+def position_of(game: GameLike) -> Position:
+    """The position to think about; ``GAMEOVER`` when ``game`` has ended."""
+    over = game.gameover if isinstance(game, StawvsGame) else game.is_over
+    if over:
+        raise IllegalMoveError(ErrorCode.GAMEOVER, "The game is over: there is no move to choose.")
+    return game.position if isinstance(game, StawvsGame) else game
+
+
+def only_move(position: Position) -> Move | None:
+    """The single legal move when there is exactly one (such as a forced ``pass``), else None."""
+    moves = position.legal_moves()
+    first = next(moves, None)
+    if first is None or next(moves, None) is not None:
+        return None
+    return first
+
+
+@contextmanager
+def no_gc_pauses() -> Iterator[None]:
+    """Keep the cyclic garbage collector off while searching.
+
+    Search trees hold thousands of objects; a full collection in the middle
+    of a search can take tens of milliseconds and break a time budget. Our
+    trees hold no reference cycles, so reference counting frees them anyway.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class Bot(ABC):
+    """A computer player. ``seed`` makes it reproducible: the same seed, the same
+    iteration budget and the same sequence of questions give the same answers.
+
+    ``seconds`` and ``iterations`` given to the constructor are the default
+    budget of :meth:`choose` and :meth:`analyse`; given to those calls, they
+    replace it for that call.
+    """
+
+    #: The name the arena and the command line know the bot by.
+    name: str = "bot"
+
+    def __init__(
+        self, *, seed: int | str | None = None, seconds: float | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.default_budget = Budget(seconds, iterations)
+
+    def budget(self, seconds: float | None, iterations: int | None) -> Budget:
+        """The budget of one call: the call's own, else the bot's default."""
+        if seconds is None and iterations is None:
+            return self.default_budget
+        return Budget(seconds, iterations)
+
+    def choose(
+        self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None
+    ) -> Move:
+        """A legal move for the player to move in ``game``, which is left unchanged.
+
+        Raises :class:`~stawvs_ap.errors.IllegalMoveError` (``GAMEOVER``) when
+        the game is over. A forced move (such as the only ``pass``) is answered
+        at once.
+        """
+        position = position_of(game)
+        forced = only_move(position)
+        if forced is not None:
+            self.forget()
+            return forced
+        return self._choose(position, self.budget(seconds, iterations))
+
+    def analyse(
+        self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None,
+        top: int | None = None,
+    ) -> list[Candidate]:
+        """The candidate moves the bot considered, best first (the first is what
+        :meth:`choose` would play), at most ``top`` of them. ``game`` is left unchanged."""
+        position = position_of(game)
+        found = self._analyse(position, self.budget(seconds, iterations))
+        return found if top is None else found[:top]
+
+    def forget(self) -> None:  # noqa: B027 - optional hook, most bots keep nothing
+        """Drop anything kept from earlier questions (a search tree)."""
+
+    @abstractmethod
+    def _choose(self, position: Position, budget: Budget) -> Move:
+        """A legal move of ``position`` (not over, more than one legal move)."""
+
+    @abstractmethod
+    def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
+        """The candidates of ``position`` (not over), best first."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seed={self.seed!r}>"
+
+
+def now() -> float:
+    """The clock budgets are measured with."""
+    return time.perf_counter()

@@ -1,0 +1,247 @@
+"""Monte Carlo tree search for 2–4 players: :class:`MCTSBot`.
+
+What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
+
+* **Max-n values.** Every node keeps the mean reward of the player who moved
+  into it, so each player picks, at their own turns, the move best for
+  themselves; with 3–4 players nobody assumes the others gang up on them.
+* **Ranked progressive widening.** The root's moves are ranked by
+  :func:`~stawvs_ap.bots.knowledge.evaluate` of the position each leads to
+  (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by), every other
+  node's by the cheap :func:`~stawvs_ap.bots.knowledge.move_priors` (value of
+  the claimed pyramid to the collection, denial, room around the landing
+  square); a node visited n times may have about ``widening · √n`` children,
+  best-ranked first. With a thousand moves in the middle game, plain UCT
+  spreads a quarter second's playouts over moves it tries once; this search
+  spends its iterations on the few dozen that matter.
+* **Evaluated leaves.** A new leaf is valued by the evaluation of
+  :func:`~stawvs_ap.bots.knowledge.player_values` (a logistic function of
+  each player's lead, ``temperature`` points wide) rather than by a random
+  playout: in this game of territory and sets, a playout to the end is slow
+  and mostly noise. ``plies`` > 0 plays that many moves of
+  :func:`~stawvs_ap.bots.simulate.heuristic_playout` first, and ``plies=-1``
+  plays to the end; a finished game is valued by its result, mostly the win
+  (a shared win split) and partly the score margin (``margin``).
+* **Tree reuse**: the subtree of the position the game reached is kept from
+  the previous search when it is there (a bot plays one game at a time).
+* **Early stop**: when no other move can catch up with the most visited one
+  in the iterations left, searching on cannot change the answer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from heapq import heapify, heappop
+
+from ..core.moves import Move
+from ..core.position import Position
+from .base import Bot, Budget, Candidate, no_gc_pauses, now
+from .knowledge import MOVE_BITS, evaluate, move_priors, prior_move, rank_entry
+from .simulate import estimate_rewards, heuristic_playout, rewards
+
+__all__ = ["MCTSBot"]
+
+#: The share of a time budget that ranking the root's moves may take.
+ROOT_SHARE = 0.25
+
+
+class _Node:
+    """A position in the tree. ``mover`` moved into it (0 for a fresh root);
+    ``total`` sums that player's rewards over the node's ``visits``."""
+
+    __slots__ = ("children", "move", "mover", "position", "total", "untried", "visits")
+
+    def __init__(self, position: Position, move: Move | None, mover: int) -> None:
+        self.position = position
+        self.move = move
+        self.mover = mover
+        self.children: list[_Node] = []
+        # Moves not yet made children, a heap of move_priors entries; None until needed.
+        self.untried: list[int] | None = None
+        self.visits = 0
+        self.total = 0.0
+
+
+class MCTSBot(Bot):
+    """Monte Carlo tree search (see the module's description). Without a budget it
+    thinks for one second.
+
+    ``exploration`` is the UCB constant (rewards lie in [0, 1]), ``widening``
+    the factor of progressive widening, ``expand_after`` the visits a leaf
+    gets before its moves are ranked, ``plies``, ``temperature``, ``epsilon``
+    and ``samples`` tune how leaves are valued (see the module's description
+    and :func:`~stawvs_ap.bots.simulate.heuristic_playout`), ``margin`` the
+    share of a finished game's reward that comes from the score margin,
+    ``reuse`` whether to keep the subtree between moves. The defaults were
+    chosen in the arena against :class:`~stawvs_ap.bots.simple.GreedyBot`.
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self, *, seed: int | str | None = None, seconds: float | None = None,
+        iterations: int | None = None, exploration: float = 0.5, widening: float = 4.0,
+        expand_after: int = 1, epsilon: float = 0.1, samples: int = 2, margin: float = 0.1,
+        plies: int = 0, temperature: float = 4.0, reuse: bool = True,
+    ) -> None:
+        if seconds is None and iterations is None:
+            seconds = 1.0
+        super().__init__(seed=seed, seconds=seconds, iterations=iterations)
+        self.exploration = exploration
+        self.widening = widening
+        self.expand_after = expand_after
+        self.epsilon = epsilon
+        self.samples = samples
+        self.margin = margin
+        self.plies = plies
+        self.temperature = temperature
+        self.reuse = reuse
+        self._root: _Node | None = None
+        #: Iterations run by the last search (reused visits not counted).
+        self.last_iterations = 0
+
+    def forget(self) -> None:
+        self._root = None
+
+    # -- the search ------------------------------------------------------------
+
+    def _reused_root(self, position: Position) -> _Node:
+        """The node of ``position`` in the previous tree, within one round of moves of
+        its root; a new node when there is none."""
+        old, self._root = self._root, None
+        if self.reuse and old is not None and old.position.rules == position.rules:
+            depth_left = position.rules.numplayers + 1
+            queue = deque([(old, 0)])
+            while queue:
+                node, depth = queue.popleft()
+                if node.position == position:
+                    node.move, node.mover = None, 0
+                    return node
+                if depth < depth_left:
+                    queue.extend((child, depth + 1) for child in node.children)
+        return _Node(position, None, 0)
+
+    def _search(self, position: Position, budget: Budget) -> _Node:
+        start = now()
+        deadline = budget.deadline(start)
+        limit = budget.limit()
+        root = self._reused_root(position)
+        if root.untried is None and not root.children:
+            root.untried = self._root_order(position, start + ROOT_SHARE * (deadline - start))
+        done = 0
+        with no_gc_pauses():
+            while done < limit:
+                self._iterate(root)
+                done += 1
+                clock = now()
+                if clock >= deadline:
+                    break
+                if done & 15 == 0:
+                    left = limit - done
+                    if budget.seconds is not None and clock > start:
+                        # The iterations the time left allows, at the rate so far.
+                        left = min(left, int((deadline - clock) * done / (clock - start)) + 1)
+                    if self._decided(root, left):
+                        break
+        self.last_iterations = done
+        self._root = root
+        return root
+
+    @staticmethod
+    def _root_order(position: Position, until: float) -> list[int]:
+        """The root's moves as a heap like :func:`~stawvs_ap.bots.knowledge.move_priors`,
+        but ranked by :func:`~stawvs_ap.bots.knowledge.evaluate` of the position
+        after each move (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by),
+        as many as there is time for until ``until``, taken in the cheap order;
+        the rest keep the cheap order, behind them."""
+        cheap = move_priors(position)
+        player = position.currplayer
+        judged: list[int] = []
+        while cheap and now() < until:
+            entry = heappop(cheap)
+            value = evaluate(position.play(prior_move(entry))[0], player)
+            # Ahead of every cheap estimate, which stays below 100.
+            judged.append(entry & MOVE_BITS | rank_entry(1000.0 + value, 0))
+        heap = cheap + judged
+        heapify(heap)
+        return heap
+
+    @staticmethod
+    def _decided(root: _Node, left: int) -> bool:
+        """Whether the most visited child stays so whatever the next ``left`` iterations do."""
+        if len(root.children) < 2:
+            return False
+        first = second = 0
+        for child in root.children:
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        return first - second > left
+
+    def _iterate(self, root: _Node) -> None:
+        """One iteration: descend, add a node, play out, back up the rewards."""
+        node = root
+        path = [root]
+        while True:
+            position = node.position
+            if position.is_over:
+                shares = rewards(position.scores(), self.margin)
+                break
+            if node.untried is None:
+                if node.visits < self.expand_after and node is not root:
+                    shares = self._playout(position)
+                    break
+                node.untried = move_priors(position)
+            if node.untried and len(node.children) < 1 + self.widening * math.sqrt(node.visits):
+                move = prior_move(heappop(node.untried))
+                after, _ = position.play(move)
+                node = _Node(after, move, position.currplayer)
+                path[-1].children.append(node)
+                path.append(node)
+                shares = self._playout(after)
+                break
+            node = self._select(node)
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover:
+                visited.total += shares[visited.mover - 1]
+
+    def _playout(self, position: Position) -> list[float]:
+        """Every player's reward from a playout of ``position``."""
+        values, ended = heuristic_playout(
+            position, self.rng, epsilon=self.epsilon, samples=self.samples,
+            max_plies=None if self.plies < 0 else self.plies,
+        )
+        if ended:
+            return rewards(values, self.margin)
+        return estimate_rewards(values, self.temperature)
+
+    def _select(self, node: _Node) -> _Node:
+        """The child with the best UCB1 score for the player to move at ``node``."""
+        scale = self.exploration * math.sqrt(math.log(node.visits))
+        best = node.children[0]
+        best_score = -1.0
+        for child in node.children:
+            visits = child.visits
+            score = child.total / visits + scale / math.sqrt(visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    # -- answers ---------------------------------------------------------------
+
+    def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
+        root = self._search(position, budget)
+        ranked = sorted(
+            (c for c in root.children if c.visits), key=lambda c: (c.visits, c.total / c.visits),
+            reverse=True,
+        )
+        return [
+            Candidate(c.move, c.visits, c.total / c.visits) for c in ranked if c.move is not None
+        ]
+
+    def _choose(self, position: Position, budget: Budget) -> Move:
+        return self._analyse(position, budget)[0].move

@@ -1,0 +1,97 @@
+"""Plain UCT: the baseline the strength targets are measured against.
+
+Nothing but the textbook: uniform random playouts
+(:func:`stawvs_ap.core.playout.random_playout`), UCB1 with c = √2 on win
+rates, one node added per iteration with its untried moves in random order,
+max-n values (each node's wins counted for the player who moved into it), no
+tree kept between moves, and the most visited move played.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..core.moves import Move
+from ..core.playout import random_playout
+from ..core.position import Position
+from .base import Bot, Budget, Candidate, no_gc_pauses, now
+
+__all__ = ["UCTBot"]
+
+EXPLORATION = math.sqrt(2)
+
+
+class _Node:
+    __slots__ = ("children", "move", "mover", "position", "untried", "visits", "wins")
+
+    def __init__(self, position: Position, move: Move | None, mover: int, untried: list[Move]):
+        self.position = position
+        self.move = move
+        self.mover = mover
+        self.untried = untried
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.wins = 0.0
+
+
+class UCTBot(Bot):
+    """Plain UCT for 2–4 players (see the module's description). Without a budget
+    it thinks for one second."""
+
+    name = "uct"
+
+    def __init__(
+        self, *, seed: int | str | None = None, seconds: float | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        if seconds is None and iterations is None:
+            seconds = 1.0
+        super().__init__(seed=seed, seconds=seconds, iterations=iterations)
+
+    def _new_node(self, position: Position, move: Move | None, mover: int) -> _Node:
+        untried = list(position.legal_moves())
+        self.rng.shuffle(untried)
+        return _Node(position, move, mover, untried)
+
+    def _search(self, position: Position, budget: Budget) -> _Node:
+        start = now()
+        deadline = budget.deadline(start)
+        limit = budget.limit()
+        rng = self.rng
+        root = self._new_node(position, None, 0)
+        with no_gc_pauses():
+            for _ in range(limit):
+                node = root
+                path = [node]
+                while not node.untried and node.children:
+                    log_n = math.log(node.visits)
+                    node = max(node.children, key=lambda c: c.wins / c.visits
+                               + EXPLORATION * math.sqrt(log_n / c.visits))
+                    path.append(node)
+                if node.untried:
+                    move = node.untried.pop()
+                    after, _ = node.position.play(move)
+                    child = self._new_node(after, move, node.position.currplayer)
+                    node.children.append(child)
+                    path.append(child)
+                    node = child
+                final = random_playout(node.position, rng)
+                winners = final.winners()
+                share = 1.0 / len(winners)
+                for visited in path:
+                    visited.visits += 1
+                    if visited.mover in winners:
+                        visited.wins += share
+                if now() >= deadline:
+                    break
+        return root
+
+    def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
+        root = self._search(position, budget)
+        ranked = sorted(root.children, key=lambda c: (c.visits, c.wins / c.visits), reverse=True)
+        return [
+            Candidate(c.move, c.visits, c.wins / c.visits) for c in ranked if c.move is not None
+        ]
+
+    def _choose(self, position: Position, budget: Budget) -> Move:
+        return self._analyse(position, budget)[0].move

@@ -1,0 +1,348 @@
+"""The bot subcommands of ``stawvs-ap``: ``hint``, ``arena`` and ``play``.
+
+::
+
+    stawvs-ap hint game.json --seconds 1            # best move and the top candidates
+    stawvs-ap arena --bot mcts:seconds=0.25 --bot greedy --games 200 --jobs 2
+    stawvs-ap play --bot mcts --players 3 --variant hey
+
+:func:`add_bot_commands` adds them to the command line's subparsers. Bad
+input is a :class:`~stawvs_ap.errors.StawvsError`, which the command line
+reports as one line on standard error with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import TextIO, TypeVar
+
+from ..bots import Bot
+from ..bots.arena import BotSpec, format_table, match_report, play_match, summarise
+from ..core.variants import check_variants
+from ..errors import ErrorCode, StawvsError
+from ..host.game import StawvsGame
+from .safe_io import Transaction
+from .textboard import board_text
+
+Outputs = dict[str, str]
+
+__all__ = ["BotCliError", "add_bot_commands"]
+
+_P = TypeVar("_P", bound=argparse.ArgumentParser)
+
+class BotCliError(StawvsError):
+    """Bad input to a bot subcommand (code ``BAD_ARGUMENT``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.BAD_ARGUMENT, message)
+
+
+# -- arguments ---------------------------------------------------------------------
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"seconds must be positive, not {text}")
+    return value
+
+
+def _spec(text: str) -> BotSpec:
+    try:
+        return BotSpec.parse(text)
+    except StawvsError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
+def _seed(text: str | None) -> int | str | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _variants(given: Sequence[str] | None) -> list[str]:
+    try:
+        return check_variants(given or [])
+    except ValueError as exc:
+        raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
+
+
+def _lineup(bots: Sequence[BotSpec], players: int | None, *, seats: int = 0) -> list[BotSpec]:
+    """One spec per seat to fill: ``players`` seats less ``seats`` taken by people,
+    the last ``--bot`` filling the seats the others leave."""
+    count = players if players is not None else max(2, len(bots) + seats)
+    if not 2 <= count <= 4:
+        raise BotCliError(f"Stawvs is for 2 to 4 players, not {count}")
+    wanted = count - seats
+    if len(bots) > wanted:
+        raise BotCliError(f"{len(bots)} bots given for {wanted} seats")
+    return list(bots) + [bots[-1]] * (wanted - len(bots))
+
+
+def _load(io: Transaction, path: str) -> StawvsGame:
+    """The game in the state file ``path`` (``-``: standard input), read within
+    the command line's size limit."""
+    data = io.read(path, "state")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BotCliError(f"cannot read state {path!r}: it is not UTF-8 text") from None
+    if not text.strip():
+        raise BotCliError(f"the state on {path!r} is empty")
+    return StawvsGame(text)
+
+
+# -- hint --------------------------------------------------------------------------
+
+
+def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
+    game = _load(io, args.state)
+    if game.gameover:
+        raise BotCliError("the game is over: there is nothing to hint")
+    bot = args.bot.make(_seed(args.seed))
+    seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
+    candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
+    if args.json:
+        doc = {"player": game.currplayer, "best": str(candidates[0].move),
+               "candidates": [c.to_dict() for c in candidates]}
+        return {"-": json.dumps(doc) + "\n"}
+    lines = [f"best: {candidates[0].move}", f"{'move':<10} {'visits':>7} {'value':>7}"]
+    lines += [f"{c.move!s:<10} {c.visits:>7} {c.value:>7.3f}" for c in candidates]
+    return {"-": "\n".join(lines) + "\n"}
+
+
+# -- arena -------------------------------------------------------------------------
+
+
+def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
+    """A progress callback drawing ``[#####.....] done/total games`` on ``stream``."""
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        filled = width * done // total if total else width
+        elapsed = time.monotonic() - started
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
+                     f"{elapsed:.0f}s")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
+    lineup = _lineup(args.bot or [BotSpec.parse("mcts:seconds=0.25"), BotSpec.parse("greedy")],
+                     args.players)
+    variants = _variants(args.variant)
+    if args.games < 1:
+        raise BotCliError(f"--games must be at least 1, not {args.games}")
+    if args.jobs < 1:
+        raise BotCliError(f"--jobs must be at least 1, not {args.jobs}")
+    seed = _seed(args.seed)
+    assert seed is not None
+    progress = None if args.quiet else progress_bar(sys.stderr)
+    results = play_match(lineup, args.games, variants=variants, seed=seed, jobs=args.jobs,
+                         progress=progress)
+    if args.json:
+        report = match_report(lineup, results, variants=variants, seed=seed)
+        return {"-": json.dumps(report, indent=2, ensure_ascii=False) + "\n"}
+    plies = sum(r.plies for r in results) / len(results)
+    return {"-": (
+        f"{len(lineup)} players, variants: {', '.join(variants) or 'none'}, seed {seed}, "
+        f"{len(results)} games, {plies:.1f} plies a game\n\n"
+        + format_table(summarise(lineup, results))
+    )}
+
+
+# -- play --------------------------------------------------------------------------
+
+_HELP = """Type a move (d5 to place a cap; c3-f6,f2 to slide from c3 to f6 and claim f2;
+pass when you cannot move), or a command:
+  moves   list your legal moves
+  hint    ask the first bot for a hint
+  undo    take back your last move (and the bots' answers)
+  help    show this text
+  quit    leave the game
+"""
+
+
+def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
+    """A game in the terminal: written as it goes, so it has no outputs to commit."""
+    lineup = _lineup(args.bot or [BotSpec.parse("mcts")], args.players, seats=1)
+    players = len(lineup) + 1
+    if not 1 <= args.seat <= players:
+        raise BotCliError(f"--seat must be 1 to {players}, not {args.seat}")
+    game = StawvsGame.new(players, _variants(args.variant), seed=_seed(args.seed))
+    seed = _seed(args.seed)
+    bots: dict[int, Bot] = {}
+    names = ["You"] * players
+    others = iter(lineup)
+    for seat in range(1, players + 1):
+        if seat != args.seat:
+            spec = next(others)
+            bots[seat] = spec.make(None if seed is None else f"{seed}:{seat}")
+            names[seat - 1] = f"{spec.name} (bot)"
+    _Session(game, bots, names, args.seat, sys.stdin, sys.stdout).run()
+    return {}
+
+
+class _Session:
+    """A terminal game: the person at ``seat`` types, the bots answer."""
+
+    def __init__(self, game: StawvsGame, bots: dict[int, Bot], names: list[str], seat: int,
+                 read: TextIO, write: TextIO) -> None:
+        self.game, self.bots, self.names, self.seat = game, bots, names, seat
+        self.read, self.write = read, write
+        self.turns: list[int] = []  # the plies at which the person moved
+
+    def say(self, text: str) -> None:
+        self.write.write(text + "\n")
+        self.write.flush()
+
+    def run(self) -> None:
+        game = self.game
+        self.say(f"Stawvs for {game.numplayers}: you are player {self.seat}. Type help for help.")
+        self.say(board_text(game, names=self.names))
+        while not game.gameover:
+            player = game.currplayer
+            if player in self.bots:
+                move = self.bots[player].choose(game)
+                game.move(move)
+                self.say(f"Player {player} ({self.names[player - 1]}) plays {move}.")
+                self.say(board_text(game, names=self.names))
+                continue
+            if not self.ask():
+                self.say("Bye.")
+                return
+        self.say("The game is over.")
+
+    def ask(self) -> bool:
+        """Read and carry out one line of the person's; False at the end of input or ``quit``."""
+        game = self.game
+        self.write.write("Your move: ")
+        self.write.flush()
+        line = self.read.readline()
+        if not line:
+            self.say("")
+            return False
+        text = line.strip()
+        if not self.read.isatty():  # typed ahead or piped: show it as if typed
+            self.say(text)
+        command = text.lower()
+        if command in ("quit", "exit"):
+            return False
+        if command in ("help", "?"):
+            self.say(_HELP.rstrip())
+        elif command == "moves":
+            moves = game.moves()
+            self.say(f"{len(moves)} legal moves: " + " ".join(moves))
+        elif command == "hint":
+            adviser = next(iter(self.bots.values()))
+            best = adviser.analyse(game, seconds=1.0, top=3)
+            adviser.forget()  # its tree is now rooted at the person's turn
+            self.say("Hint: " + ", ".join(f"{c.move} ({100 * c.value:.0f}%)" for c in best))
+        elif command == "undo":
+            self.undo()
+        elif not text:
+            pass
+        else:
+            before = self._ply()
+            try:
+                game.move(text)
+            except StawvsError as exc:
+                self.say(f"Not a legal move: {exc.message} [{exc.code}] "
+                         "(type moves for the legal moves, help for help)")
+                return True
+            self.turns.append(before)
+            self.say(board_text(game, names=self.names))
+        return True
+
+    def _ply(self) -> int:
+        return sum(len(round_) for round_ in self.game.move_history())
+
+    def undo(self) -> None:
+        if not self.turns:
+            self.say("There is no move of yours to take back.")
+            return
+        back_to = self.turns.pop()
+        while self._ply() > back_to:
+            self.game.pop()
+        for bot in self.bots.values():
+            bot.forget()
+        self.say("Taken back.")
+        self.say(board_text(self.game, names=self.names))
+
+
+# -- the parser --------------------------------------------------------------------
+
+
+def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
+    """Add ``hint``, ``arena`` and ``play`` to the subparsers ``sub`` of the command line
+    (each sets ``run``, the function the command line calls with the parsed arguments)."""
+
+    def command(
+        name: str, help_text: str, run: Callable[[argparse.Namespace, Transaction], Outputs]
+    ) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = sub.add_parser(name, help=help_text,
+                                                         description=help_text)
+        parser.set_defaults(run=run)
+        return parser
+
+    bot_help = "a bot: random, greedy, mcts or uct, with options as NAME:KEY=VALUE,..."
+    variant_help = "variants: hole, random, hey, finalfree, pieces-2"
+
+    hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)
+    hint.add_argument("state", metavar="STATE", help="serialized state file, - for stdin")
+    hint.add_argument("--bot", type=_spec, default=BotSpec("mcts"), metavar="SPEC",
+                      help=bot_help + " (default: mcts)")
+    hint.add_argument("--seconds", type=_seconds, metavar="S",
+                      help="thinking time (default: 1, unless --iterations is given)")
+    hint.add_argument("--iterations", type=_whole, metavar="N", help="search iterations")
+    hint.add_argument("--top", type=_whole, default=5, metavar="K", help="candidates shown")
+    hint.add_argument("--seed", metavar="S", help="seed of the bot")
+    hint.add_argument("--json", action="store_true", help="print JSON instead")
+
+    arena = command("arena", "play games between bots and print their results", _cmd_arena)
+    arena.add_argument("--bot", type=_spec, action="append", metavar="SPEC",
+                       help=bot_help + "; once per seat, the last fills the rest "
+                       "(default: mcts:seconds=0.25 and greedy)")
+    arena.add_argument("--games", type=_whole, default=20, metavar="N",
+                       help="games to play (default 20; a multiple of the players keeps "
+                       "seats even)")
+    arena.add_argument("--players", type=_whole, metavar="N",
+                       help="2, 3 or 4 (default: one per --bot, at least 2)")
+    arena.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
+    arena.add_argument("--seed", default="1", metavar="S",
+                       help="the same seed gives the same boards and bot seeds (default 1)")
+    arena.add_argument("--jobs", type=_whole, default=1, metavar="J",
+                       help="games played at once in separate processes (default 1)")
+    arena.add_argument("--json", action="store_true", help="print a JSON report instead")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    play = command("play", "play a game against bots in the terminal", _cmd_play)
+    play.add_argument("--bot", type=_spec, action="append", metavar="SPEC",
+                      help=bot_help + "; once per bot seat, the last fills the rest "
+                      "(default: mcts)")
+    play.add_argument("--players", type=_whole, metavar="N",
+                      help="2, 3 or 4 (default: you and one per --bot)")
+    play.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
+    play.add_argument("--seat", type=_whole, default=1, metavar="N",
+                      help="your seat: 1 plays first (default 1)")
+    play.add_argument("--seed", metavar="S", help="the same seed gives the same board")

@@ -1,0 +1,259 @@
+"""The bots' guarantees, over random positions of every variant and player count.
+
+Legal moves only, ``pass`` when it is the only move, the game left unchanged,
+the same answers for the same seed and iteration budget, time budgets kept,
+and the shape of analyses. How strong the bots are is measured in the arena
+(README "Bots"), never here.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from collections.abc import Iterator
+
+import pytest
+
+from stawvs_ap import Move, Position, StawvsGame
+from stawvs_ap.bots import BOTS, Bot, Candidate, GreedyBot, MCTSBot, RandomBot, UCTBot
+from stawvs_ap.bots.knowledge import (
+    collection_counts,
+    count_score,
+    evaluate,
+    kind_values,
+    move_priors,
+    potential,
+    prior_move,
+)
+from stawvs_ap.bots.simulate import estimate_rewards, heuristic_playout, rewards
+from stawvs_ap.core.moves import PASS
+from stawvs_ap.core.playout import random_move
+from stawvs_ap.core.scoring import score
+from stawvs_ap.core.squares import SQUARES
+from stawvs_ap.errors import IllegalMoveError
+
+VARIANT_SETS = [(), ("hole",), ("random",), ("hey",), ("finalfree",), ("pieces-2",),
+                ("hole", "hey", "pieces-2")]
+PLAYERS = [2, 3, 4]
+#: Small budgets: the guarantees hold for any budget, and tests must stay quick.
+ITERATIONS = 25
+
+
+def _bots(seed: int = 7) -> list[Bot]:
+    return [RandomBot(seed=seed), GreedyBot(seed=seed), MCTSBot(seed=seed), UCTBot(seed=seed)]
+
+
+def _random_game(players: int, variants: tuple[str, ...], seed: int, plies: int) -> StawvsGame:
+    """A game after up to ``plies`` random moves (stops before the end)."""
+    rng = random.Random(seed)
+    game = StawvsGame.new(players, variants, seed=seed)
+    for _ in range(plies):
+        move = random_move(game.position, rng)
+        if game.position.play(move)[0].is_over:
+            break
+        game.move(move)
+    return game
+
+
+def _positions() -> Iterator[tuple[str, StawvsGame]]:
+    for variants in VARIANT_SETS:
+        for players in PLAYERS:
+            for depth in (0, 9, 40):
+                label = f"{players}p-{'+'.join(variants) or 'default'}-{depth}"
+                seed = zlib.crc32(label.encode())
+                yield label, _random_game(players, variants, seed, depth)
+
+
+POSITIONS = list(_positions())
+
+
+def _pass_only_game(players: int, variants: tuple[str, ...]) -> StawvsGame:
+    """A game in which the player to move can only pass, found by random play."""
+    rng = random.Random(players * 31 + len(variants))
+    for attempt in range(200):
+        game = StawvsGame.new(players, variants, seed=attempt)
+        while not game.gameover:
+            if game.position.must_pass():
+                return game
+            game.move(random_move(game.position, rng))
+    raise AssertionError("no pass-only position found")
+
+
+@pytest.mark.parametrize(("label", "game"), POSITIONS, ids=[label for label, _ in POSITIONS])
+def test_every_bot_plays_a_legal_move_and_leaves_the_game_alone(
+    label: str, game: StawvsGame
+) -> None:
+    before = game.serialize()
+    for bot in _bots():
+        move = bot.choose(game, iterations=ITERATIONS)
+        assert isinstance(move, Move)
+        assert game.is_legal(move), (bot, label, str(move))
+        assert game.serialize() == before
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("variants", [(), ("hey",), ("pieces-2", "finalfree")])
+def test_pass_only_positions_get_pass(players: int, variants: tuple[str, ...]) -> None:
+    game = _pass_only_game(players, variants)
+    assert game.moves() == ["pass"]
+    for bot in _bots():
+        assert bot.choose(game, seconds=5) == PASS
+        assert [c.move for c in bot.analyse(game, iterations=ITERATIONS)] == [PASS]
+
+
+def test_bots_play_whole_games_of_every_player_count() -> None:
+    for players in PLAYERS:
+        game = StawvsGame.new(players, ["pieces-2"], seed=players)
+        bots = [MCTSBot(seed=1), GreedyBot(seed=2), UCTBot(seed=3), RandomBot(seed=4)]
+        while not game.gameover:
+            bot = bots[game.currplayer - 1]
+            game.move(bot.choose(game, iterations=10))
+        assert game.winner
+
+
+@pytest.mark.parametrize("make", [RandomBot, GreedyBot, MCTSBot, UCTBot])
+def test_same_seed_and_iterations_give_the_same_answers(make: type[Bot]) -> None:
+    for _, game in POSITIONS[1::9]:
+        first = make(seed=11).analyse(game, iterations=40)
+        again = make(seed=11).analyse(game, iterations=40)
+        assert first == again
+        assert make(seed=11).choose(game, iterations=40) == make(seed=11).choose(
+            game, iterations=40
+        )
+
+
+def test_a_sequence_of_moves_with_tree_reuse_is_reproducible() -> None:
+    def play(seed: int) -> list[str]:
+        game = StawvsGame.new(2, seed=3)
+        bots = [MCTSBot(seed=seed), MCTSBot(seed=seed + 1)]
+        moves = []
+        for _ in range(14):
+            move = bots[game.currplayer - 1].choose(game, iterations=60)
+            game.move(move)
+            moves.append(str(move))
+        return moves
+
+    assert play(5) == play(5)
+
+
+def test_mcts_reuses_the_subtree_of_the_position_reached() -> None:
+    game = StawvsGame.new(2, seed=8)
+    for move in ["b7", "c7", "d7", "e7", "f7", "g7"]:
+        game.move(move)
+    bot = MCTSBot(seed=1)
+    mine = bot.choose(game, iterations=400)
+    game.move(mine)
+    game.move(GreedyBot(seed=1).choose(game))
+    kept = bot._reused_root(game.position)  # what the next search starts from
+    assert kept.position == game.position
+    bot._root = kept
+    assert game.is_legal(bot.choose(game, iterations=20))
+    assert MCTSBot(seed=1, reuse=False)._reused_root(game.position).visits == 0
+
+
+@pytest.mark.parametrize("make", [MCTSBot, UCTBot, GreedyBot])
+def test_time_budgets_are_kept(make: type[Bot]) -> None:
+    # 10% and a few milliseconds is the promise; the machine running the tests
+    # may be shared, so allow some more, but far less than the budget itself.
+    budget = 0.15
+    for _, game in POSITIONS[4::8]:
+        started = time.perf_counter()
+        move = make(seed=1).choose(game, seconds=budget)
+        took = time.perf_counter() - started
+        assert game.is_legal(move)
+        assert took <= budget * 1.1 + 0.04, (make, took)
+
+
+def test_analyse_lists_candidates_best_first() -> None:
+    _, game = POSITIONS[2]
+    for bot in (MCTSBot(seed=3), UCTBot(seed=3)):
+        found = bot.analyse(game, iterations=200)
+        assert all(isinstance(c, Candidate) for c in found)
+        assert len({c.move for c in found}) == len(found)
+        assert all(game.is_legal(c.move) and 0 <= c.value <= 1 for c in found)
+        assert [c.visits for c in found] == sorted((c.visits for c in found), reverse=True)
+        assert sum(c.visits for c in found) <= 200
+        assert found[0].move == type(bot)(seed=3).choose(game, iterations=200)
+        assert len(bot.analyse(game, iterations=50, top=3)) <= 3
+        assert found[0].to_dict()["move"] == str(found[0].move)
+    greedy = GreedyBot(seed=3).analyse(game)
+    assert len(greedy) == len(game.moves())
+    assert [c.value for c in greedy] == sorted((c.value for c in greedy), reverse=True)
+    assert {c.move for c in RandomBot(seed=1).analyse(game)} == set(game.legal_moves)
+
+
+def test_a_finished_game_has_no_move() -> None:
+    game = _random_game(2, (), 1, 0)
+    while not game.gameover:
+        game.move(random_move(game.position, random.Random(1)))
+    for bot in _bots():
+        with pytest.raises(IllegalMoveError):
+            bot.choose(game)
+
+
+def test_bots_accept_positions_and_names_are_registered() -> None:
+    position = Position.initial(3, ["hole"], seed=2)
+    assert position.is_legal(MCTSBot(seed=1).choose(position, iterations=5))
+    assert set(BOTS) == {"random", "greedy", "mcts", "uct"}
+
+
+# -- the knowledge the bots use ------------------------------------------------------
+
+
+def test_kind_values_are_potential_gains_and_counts_score_like_the_rules() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        collection = [rng.randrange(12) for _ in range(rng.randrange(30))]
+        counts = collection_counts(collection)
+        assert count_score(counts) == score(collection)
+        values = kind_values(tuple(counts))
+        for kind in range(12):
+            grown = counts.copy()
+            grown[kind] += 1
+            assert values[kind] == pytest.approx(potential(grown) - potential(counts))
+        assert potential(counts) >= count_score(counts)
+
+
+@pytest.mark.parametrize(("label", "game"), POSITIONS[::3], ids=[lb for lb, _ in POSITIONS[::3]])
+def test_move_priors_rank_exactly_the_legal_moves(label: str, game: StawvsGame) -> None:
+    ranked = [prior_move(entry) for entry in move_priors(game.position)]
+    assert sorted(map(str, ranked)) == sorted(game.moves())
+
+
+@pytest.mark.parametrize("variants", VARIANT_SETS)
+@pytest.mark.parametrize("players", PLAYERS)
+def test_heuristic_playouts_follow_the_rules(players: int, variants: tuple[str, ...]) -> None:
+    rng = random.Random(players)
+    for start_plies in (0, 20):
+        game = _random_game(players, variants, players * 7 + start_plies, start_plies)
+        trace: list[tuple[int, ...]] = []
+        scores, ended = heuristic_playout(game.position, rng, trace=trace)
+        assert ended
+        position = game.position
+        for step in trace:
+            while position.currplayer in position.eliminated:  # players out only pass
+                position, _ = position.play(PASS)
+            if not step:
+                move = PASS
+            elif len(step) == 1:
+                move = Move.place(SQUARES[step[0]])
+            else:
+                move = Move.slide(*(SQUARES[sq] for sq in step))
+            assert position.is_legal(move), (step, position.notation())
+            position, _ = position.play(move)
+        while not position.is_over:
+            assert position.must_pass()
+            position, _ = position.play(PASS)
+        assert [float(s) for s in position.scores()] == scores
+
+
+def test_truncated_playouts_estimate_and_rewards_are_shares() -> None:
+    _, game = POSITIONS[1]
+    values, ended = heuristic_playout(game.position, random.Random(1), max_plies=0)
+    assert not ended and len(values) == game.numplayers
+    assert rewards([40, 40, 30]) == [0.5, 0.5, 0.0]
+    assert rewards([50, 40], 0.2)[0] > 0.8 > rewards([50, 40], 0.2)[1]
+    shares = estimate_rewards([10.0, 0.0], 4.0)
+    assert shares[0] == pytest.approx(1 - shares[1]) and shares[0] > 0.9
+    assert evaluate(game.position, 1) == pytest.approx(-evaluate(game.position, 2))
