@@ -98,7 +98,10 @@ def bench_positions(games: list[StawvsGame], number: int, repeat: int) -> list[R
         _per_input(
             "validate_move(complete move)",
             [(lambda g=g, m=m: g.validate_move(m)) for g, m in zip(games, legal, strict=True)],
-            number, repeat, 5, "mean ≤ 5",
+            number,
+            repeat,
+            5,
+            "mean ≤ 5",
         ),
         _per_input("render()", [g.render for g in games], number, repeat, 50, "mean ≤ 50"),
     ]
@@ -117,13 +120,17 @@ def bench_replay(reference: list[dict[str, Any]], repeat: int) -> list[Row]:
     Loading the initial state (a one-entry serialized game) is part of the replay.
     """
     figures = [
-        min(timeit.repeat(lambda g=g: _replay(g), number=1, repeat=repeat)) * 1e6
-        for g in reference
+        min(timeit.repeat(lambda g=g: _replay(g), number=1, repeat=repeat)) * 1e6 for g in reference
     ]
-    return [Row(
-        "replay game: load + move() × plies", figures, len(reference) * repeat,
-        "mean ≤ 500 per game", statistics.fmean(figures) <= 500,
-    )]
+    return [
+        Row(
+            "replay game: load + move() × plies",
+            figures,
+            len(reference) * repeat,
+            "mean ≤ 500 per game",
+            statistics.fmean(figures) <= 500,
+        )
+    ]
 
 
 def bench_serialization(reference: list[dict[str, Any]], calls: int) -> list[Row]:
@@ -142,10 +149,20 @@ def bench_serialization(reference: list[dict[str, Any]], calls: int) -> list[Row
     ]
     load_us = [t * 1e6 for t in timeit.repeat(lambda: StawvsGame(text), number=1, repeat=calls)]
     return [
-        Row(f"serialize() ({plies}-ply game)", serialize_us, calls, "mean ≤ 2000",
-            statistics.fmean(serialize_us) <= 2000),
-        Row(f"StawvsGame(text) ({plies}-ply game)", load_us, calls, "mean ≤ 2000",
-            statistics.fmean(load_us) <= 2000),
+        Row(
+            f"serialize() ({plies}-ply game)",
+            serialize_us,
+            calls,
+            "mean ≤ 2000",
+            statistics.fmean(serialize_us) <= 2000,
+        ),
+        Row(
+            f"StawvsGame(text) ({plies}-ply game)",
+            load_us,
+            calls,
+            "mean ≤ 2000",
+            statistics.fmean(load_us) <= 2000,
+        ),
     ]
 
 
@@ -153,13 +170,15 @@ def bench_playouts(games: list[StawvsGame], number: int, repeat: int) -> Row:
     """Random playouts to the end of the game from each benchmark position."""
     rng = random.Random(2025)
     figures = [
-        _best_per_call(lambda g=g: random_playout(g.position, rng), number, repeat)
-        for g in games
+        _best_per_call(lambda g=g: random_playout(g.position, rng), number, repeat) for g in games
     ]
     rate = 1e6 / statistics.fmean(figures)
     return Row(
-        f"random playout to the end ({rate:,.0f}/s)", figures, len(games) * number * repeat,
-        "≥ 1,200/s (mean ≤ 833)", rate >= 1200,
+        f"random playout to the end ({rate:,.0f}/s)",
+        figures,
+        len(games) * number * repeat,
+        "≥ 1,200/s (mean ≤ 833)",
+        rate >= 1200,
     )
 
 
@@ -167,13 +186,21 @@ def print_table(rows: list[Row]) -> None:
     version = platform.python_version()
     header = ("operation", "mean µs", "median µs", "calls", "python", "target µs", "met")
     lines = [
-        (r.operation, f"{r.mean:,.1f}", f"{r.median:,.1f}", f"{r.calls:,}", version,
-         r.target, "yes" if r.met else "NO")
+        (
+            r.operation,
+            f"{r.mean:,.1f}",
+            f"{r.median:,.1f}",
+            f"{r.calls:,}",
+            version,
+            r.target,
+            "yes" if r.met else "NO",
+        )
         for r in rows
     ]
     widths = [max(len(str(x)) for x in column) for column in zip(header, *lines, strict=True)]
-    print(f"{platform.python_implementation()} {version} on {platform.system()} "
-          f"{platform.machine()}")
+    print(
+        f"{platform.python_implementation()} {version} on {platform.system()} {platform.machine()}"
+    )
     for line in (header, tuple("-" * w for w in widths), *lines):
         print("| " + " | ".join(str(x).ljust(w) for x, w in zip(line, widths, strict=True)) + " |")
 

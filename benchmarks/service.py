@@ -154,8 +154,11 @@ def print_table(table: list[Row], out: Callable[[str], None] = print) -> None:
     head = ("request", "requests", "requests/s", "p50 ms", "p99 ms", "target", "met")
     lines = [head] + [
         (
-            row.label, f"{len(row.latencies_ms):,}", f"{row.rate:,.0f}",
-            f"{row.percentile(0.5):.2f}", f"{row.percentile(0.99):.2f}",
+            row.label,
+            f"{len(row.latencies_ms):,}",
+            f"{row.rate:,.0f}",
+            f"{row.percentile(0.5):.2f}",
+            f"{row.percentile(0.99):.2f}",
             f"p99 ≤ {TARGET_P99_MS:g}, ≥ {TARGET_RATE:g}/s" if row.held_to_target else "",
             row.met,
         )
@@ -174,12 +177,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, help="requests per row (default 2000)")
     args = parser.parse_args(argv)
     count = args.requests or (300 if args.quick else 2000)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                                     os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     with Client(env=env) as client:
         table, deep, seed = rows(client, count)
-    print(f"python {platform.python_version()}, {os.cpu_count()} cores; one request in flight; "
-          f"61-ply state: 2 players, seed {seed}, {len(deep):,} bytes")
+    print(
+        f"python {platform.python_version()}, {os.cpu_count()} cores; one request in flight; "
+        f"61-ply state: 2 players, seed {seed}, {len(deep):,} bytes"
+    )
     print_table(table)
     print(f"in-process StawvsGame(text) of the 61-ply state: {load_cost_ms(deep, 200):.2f} ms mean")
     return 0 if all(row.met != "NO" for row in table) else 1

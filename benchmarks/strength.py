@@ -33,27 +33,36 @@ FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-greedy": (["mcts:seconds=0.25", "greedy"], [], "≥ 97%"),
     "mcts-random": (["mcts:seconds=0.25", "random"], [], "≥ 99%"),
     "mcts-uct-hey": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hey"], "≥ 65% (±5 of default)"),
-    "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"],
-                      "≥ 65% (±5 of default)"),
+    "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"], "≥ 65% (±5 of default)"),
     "mcts-uct-3p": (["mcts:seconds=0.25", "uct:seconds=0.25", "uct:seconds=0.25"], [], "≥ 50%"),
     "mcts1-mcts025": (["mcts:seconds=1", "mcts:seconds=0.25"], [], "≥ 60%"),
 }
 
 #: The self-play bot of the balance report: fast, and far stronger than random.
 BALANCE_BOT = "greedy"
-BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"],
-                                     ["pieces-2"]]
+BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
 
 
 def _run(
-    name: str, lineup: list[str], variants: list[str], games: int, jobs: int,
+    name: str,
+    lineup: list[str],
+    variants: list[str],
+    games: int,
+    jobs: int,
     fresh_boards: bool = False,
 ) -> None:
     specs = [BotSpec.parse(text) for text in lineup]
     sys.stderr.write(f"{name}: {' vs '.join(lineup)} {variants or ''}\n")
     started = time.monotonic()
-    results = play_match(specs, games, variants=variants, seed=name, jobs=jobs,
-                         progress=progress_bar(sys.stderr), fresh_boards=fresh_boards)
+    results = play_match(
+        specs,
+        games,
+        variants=variants,
+        seed=name,
+        jobs=jobs,
+        progress=progress_bar(sys.stderr),
+        fresh_boards=fresh_boards,
+    )
     report = match_report(specs, results, variants=variants, seed=name)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
     RESULTS.mkdir(exist_ok=True)
@@ -61,8 +70,11 @@ def _run(
 
 
 def _figures_table() -> str:
-    lines = ["| match | variants | games | first bot's win rate | 95% interval | mean scores | "
-             "s/move | target |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| match | variants | games | first bot's win rate | 95% interval | mean scores | "
+        "s/move | target |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for name, (_, _, target) in FIGURES.items():
         path = RESULTS / f"{name}.json"
         if not path.exists():
@@ -104,8 +116,11 @@ def _balance_row(report: dict[str, Any]) -> str:
 
 
 def _balance_table() -> str:
-    lines = ["| variants | games | first player wins (95% interval) | plies | winning score "
-             "| winning margin | ties |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "| variants | games | first player wins (95% interval) | plies | winning score "
+        "| winning margin | ties |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for variants in BALANCE_VARIANTS:
         path = RESULTS / f"balance-{'-'.join(variants) or 'default'}.json"
         if path.exists():
@@ -128,8 +143,14 @@ def main() -> None:
     elif args.what == "balance":
         for variants in BALANCE_VARIANTS:
             name = f"balance-{'-'.join(variants) or 'default'}"
-            _run(name, [BALANCE_BOT] * args.players, variants, args.games, args.jobs,
-                 fresh_boards=True)
+            _run(
+                name,
+                [BALANCE_BOT] * args.players,
+                variants,
+                args.games,
+                args.jobs,
+                fresh_boards=True,
+            )
     else:
         sys.stdout.write(_figures_table() + "\n" + _balance_table())
 

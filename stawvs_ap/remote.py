@@ -69,11 +69,13 @@ class Client:
     def __init__(
         self, command: Sequence[str] | None = None, *, env: Mapping[str, str] | None = None
     ) -> None:
-        argv = list(command) if command is not None else [
-            sys.executable, "-m", "stawvs_ap", "serve"
-        ]
+        argv = (
+            list(command) if command is not None else [sys.executable, "-m", "stawvs_ap", "serve"]
+        )
         self._process = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             env=dict(env) if env is not None else None,
         )
         self._ids = itertools.count(1)
@@ -84,7 +86,9 @@ class Client:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None,
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
         self.close()

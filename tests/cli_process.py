@@ -59,11 +59,13 @@ def start(
     )
 
 
-def run(*args: str | Path, stdin: str | None = None, **options: Any
-        ) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str | Path, stdin: str | None = None, **options: Any
+) -> subprocess.CompletedProcess[str]:
     """Run the command to its end; ``stdin`` is text to feed it."""
-    proc = start(*args, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                 **options)
+    proc = start(
+        *args, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL, **options
+    )
     try:
         out, err = proc.communicate(stdin, timeout=60)
     finally:

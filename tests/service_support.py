@@ -16,9 +16,10 @@ from stawvs_ap import StawvsGame, __version__
 from stawvs_ap.remote import Client
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(
-    filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
-)}
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+}
 
 
 def start_server() -> Client:
@@ -43,7 +44,9 @@ def exchange(server: Client, line: bytes) -> Any:
 def assert_still_answers(server: Client) -> None:
     """The server answers an ordinary request (after whatever came before)."""
     assert exchange(server, request("version", rid="ping")) == {
-        "jsonrpc": "2.0", "id": "ping", "result": {"version": "20251113", "package": __version__}
+        "jsonrpc": "2.0",
+        "id": "ping",
+        "result": {"version": "20251113", "package": __version__},
     }
 
 

@@ -80,9 +80,7 @@ def test_squares_know_their_names_rows_and_columns() -> None:
 def test_pyramids_have_readable_names_colours_and_sizes() -> None:
     large_blue = Pyramid.parse("bl3")
     assert large_blue is Pyramid.BLUE_LARGE
-    assert (large_blue.colour, large_blue.size, large_blue.code) == (
-        Colour.BLUE, Size.LARGE, "BL3"
-    )
+    assert (large_blue.colour, large_blue.size, large_blue.code) == (Colour.BLUE, Size.LARGE, "BL3")
     assert Pyramid.of(Colour.PINK, Size.SMALL) is Pyramid.PINK_SMALL
     assert Pyramid.GREEN_MEDIUM.ghost is Pyramid.GHOST_MEDIUM
 
@@ -280,7 +278,8 @@ def _with(notation: str, **fields: str) -> str:
         (_with(START, passed="1"), "passed"),
         (
             _with(
-                START, mode="collect",
+                START,
+                mode="collect",
                 board=_capped(BOARD, ("b8", 1), ("c8", 1), ("d8", 1), ("e8", 1)),
             ),
             "more than 3 caps",
@@ -291,8 +290,15 @@ def _with(notation: str, **fields: str) -> str:
         ("nonsense", "5 fields"),
     ],
     ids=[
-        "six-of-a-kind", "turn-order", "no-such-player", "pass-while-placing",
-        "four-caps-of-one-player", "ghost-before-the-end", "five-players", "mode", "junk",
+        "six-of-a-kind",
+        "turn-order",
+        "no-such-player",
+        "pass-while-placing",
+        "four-caps-of-one-player",
+        "ghost-before-the-end",
+        "five-players",
+        "mode",
+        "junk",
     ],
 )
 def test_an_impossible_position_is_refused(notation: str, words: str) -> None:
@@ -347,8 +353,15 @@ def test_a_picture_of_a_position_with_arrows() -> None:
 
 @pytest.mark.parametrize(
     "move",
-    [Move(99), Move("a1"), Move(None, Square.parse("a1")), Move(target=Square.parse("c3")),  # type: ignore[arg-type]
-     Move(Square.parse("a1"), None, Square.parse("c3")), Move(True), Move(is_pass=1)],  # type: ignore[arg-type]
+    [
+        Move(99),
+        Move("a1"),
+        Move(None, Square.parse("a1")),
+        Move(target=Square.parse("c3")),  # type: ignore[arg-type]
+        Move(Square.parse("a1"), None, Square.parse("c3")),
+        Move(True),
+        Move(is_pass=1),
+    ],  # type: ignore[arg-type]
     ids=repr,
 )
 def test_a_move_built_by_hand_that_is_no_move_is_malformed(move: Move) -> None:

@@ -26,15 +26,23 @@ from stawvs_ap.bots.arena import (
 from stawvs_ap.errors import StawvsError
 
 ROOT = Path(__file__).resolve().parent.parent
-FAST = [BotSpec.parse("mcts:iterations=8"), BotSpec.parse("greedy:iterations=20"),
-        BotSpec.parse("random")]
+FAST = [
+    BotSpec.parse("mcts:iterations=8"),
+    BotSpec.parse("greedy:iterations=20"),
+    BotSpec.parse("random"),
+]
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", *args], input=stdin, capture_output=True,
-        text=True, env=env, timeout=120, check=False,
+        [sys.executable, "-m", "stawvs_ap", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
 
 
@@ -42,8 +50,14 @@ def test_specs_parse_and_refuse_what_no_bot_takes() -> None:
     spec = BotSpec.parse("mcts:seconds=0.25,exploration=0.7,reuse=false")
     assert spec.options == (("seconds", 0.25), ("exploration", 0.7), ("reuse", False))
     assert str(BotSpec.parse("uct:iterations=50")) == "uct:iterations=50"
-    for bad in ["alphazero", "mcts:depth=3", "mcts:seconds", "mcts:seconds=-1",
-                "uct:iterations=fast", "greedy:seconds=nan"]:
+    for bad in [
+        "alphazero",
+        "mcts:depth=3",
+        "mcts:seconds",
+        "mcts:seconds=-1",
+        "uct:iterations=fast",
+        "greedy:seconds=nan",
+    ]:
         with pytest.raises(StawvsError):
             BotSpec.parse(bad)
 
@@ -51,8 +65,11 @@ def test_specs_parse_and_refuse_what_no_bot_takes() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seats_rotate_so_every_entry_sits_everywhere_equally(players: int) -> None:
     games = 3 * players
-    seats = Counter((entry, seat) for index in range(games)
-                    for seat, entry in enumerate(seat_order(index, players)))
+    seats = Counter(
+        (entry, seat)
+        for index in range(games)
+        for seat, entry in enumerate(seat_order(index, players))
+    )
     assert set(seats.values()) == {3}
     assert len(seats) == players * players
 
@@ -120,29 +137,56 @@ def test_hint_prints_the_best_move_and_candidates(state_file: Path) -> None:
 
 
 def test_arena_prints_a_table_and_a_json_report() -> None:
-    done = run_cli("arena", "--bot", "greedy:iterations=30", "--bot", "random", "--games", "2",
-                   "--variant", "hey", "--seed", "3")
+    done = run_cli(
+        "arena",
+        "--bot",
+        "greedy:iterations=30",
+        "--bot",
+        "random",
+        "--games",
+        "2",
+        "--variant",
+        "hey",
+        "--seed",
+        "3",
+    )
     assert done.returncode == 0, done.stderr
     assert "2/2 games" in done.stderr  # the progress bar
     assert "| greedy:iterations=30 | 2" in done.stdout
-    report = json.loads(run_cli(
-        "arena", "--bot", "mcts:iterations=5", "--bot", "random", "--players", "3", "--games",
-        "3", "--json", "--quiet",
-    ).stdout)
+    report = json.loads(
+        run_cli(
+            "arena",
+            "--bot",
+            "mcts:iterations=5",
+            "--bot",
+            "random",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--json",
+            "--quiet",
+        ).stdout
+    )
     assert report["players"] == 3 and report["games"] == 3
     assert [b["bot"] for b in report["bots"]] == ["mcts:iterations=5", "random", "random #2"]
-    assert all(sorted(r["seats"]) == sorted(["mcts:iterations=5", "random", "random #2"])
-               for r in report["results"])
+    assert all(
+        sorted(r["seats"]) == sorted(["mcts:iterations=5", "random", "random #2"])
+        for r in report["results"]
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ["arena", "--bot", "deepblue"],
-    ["arena", "--bot", "mcts", "--bot", "uct", "--bot", "greedy", "--players", "2"],
-    ["arena", "--games", "0"],
-    ["arena", "--variant", "nope"],
-    ["play", "--players", "5"],
-    ["hint", "no-such-file.json"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "--bot", "deepblue"],
+        ["arena", "--bot", "mcts", "--bot", "uct", "--bot", "greedy", "--players", "2"],
+        ["arena", "--games", "0"],
+        ["arena", "--variant", "nope"],
+        ["play", "--players", "5"],
+        ["hint", "no-such-file.json"],
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(args: list[str]) -> None:
     done = run_cli(*args)
     assert done.returncode == 2
@@ -152,8 +196,18 @@ def test_bad_input_is_one_line_and_status_2(args: list[str]) -> None:
 
 def test_play_in_the_terminal() -> None:
     typed = "help\nmoves\nc3-f6,f2\nzz\nd5\nundo\nundo\ne4\nquit\n"
-    done = run_cli("play", "--bot", "mcts:iterations=20", "--players", "3", "--variant", "hey",
-                   "--seed", "2", stdin=typed)
+    done = run_cli(
+        "play",
+        "--bot",
+        "mcts:iterations=20",
+        "--players",
+        "3",
+        "--variant",
+        "hey",
+        "--seed",
+        "2",
+        stdin=typed,
+    )
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "you are player 1" in out and "moves   list your legal moves" in out
@@ -177,8 +231,18 @@ def test_play_a_whole_game_typed_on_standard_input() -> None:
         else:
             typed.append(game.moves()[0])
             game.move(typed[-1])
-    done = run_cli("play", "--bot", "random", "--variant", "pieces-2", "--seat", "2",
-                   "--seed", "6", stdin="\n".join(typed) + "\n")
+    done = run_cli(
+        "play",
+        "--bot",
+        "random",
+        "--variant",
+        "pieces-2",
+        "--seat",
+        "2",
+        "--seed",
+        "6",
+        stdin="\n".join(typed) + "\n",
+    )
     assert done.returncode == 0, done.stderr
     assert "Player 1 (random (bot)) plays" in done.stdout
     assert "Not a legal move" not in done.stdout

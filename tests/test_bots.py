@@ -33,8 +33,15 @@ from stawvs_ap.core.scoring import score
 from stawvs_ap.core.squares import SQUARES
 from stawvs_ap.errors import IllegalMoveError
 
-VARIANT_SETS = [(), ("hole",), ("random",), ("hey",), ("finalfree",), ("pieces-2",),
-                ("hole", "hey", "pieces-2")]
+VARIANT_SETS = [
+    (),
+    ("hole",),
+    ("random",),
+    ("hey",),
+    ("finalfree",),
+    ("pieces-2",),
+    ("hole", "hey", "pieces-2"),
+]
 PLAYERS = [2, 3, 4]
 #: Small budgets: the guarantees hold for any budget, and tests must stay quick.
 ITERATIONS = 25

@@ -29,8 +29,9 @@ def test_all_outputs_are_written_together(tmp_path: Path) -> None:
     assert temporaries(tmp_path, out_dir) == []
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
-                         ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize(
+    "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: signal.Signals(s).name
+)
 def test_an_interrupt_removes_every_temporary_file(tmp_path: Path, signum: int) -> None:
     """The command waits on standard input after making its temporary files."""
     svg, render = tmp_path / "o.svg", tmp_path / "o.json"
@@ -60,8 +61,9 @@ def targets(tmp_path: Path) -> tuple[Path, Path, Path]:
     return first, second, third
 
 
-def test_a_failed_rename_undoes_the_earlier_ones(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_rename_undoes_the_earlier_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first, second, third = targets(tmp_path)
     real_replace = os.replace
 
@@ -71,8 +73,10 @@ def test_a_failed_rename_undoes_the_earlier_ones(tmp_path: Path,
         real_replace(source, target)
 
     monkeypatch.setattr(safe_io.os, "replace", replace)
-    with pytest.raises(FileError, match=r"cannot write '.*c\.txt': Permission denied"), \
-            Transaction(1000) as io:
+    with (
+        pytest.raises(FileError, match=r"cannot write '.*c\.txt': Permission denied"),
+        Transaction(1000) as io,
+    ):
         io.commit({str(first): "new a", str(second): "new b", str(third): "new c"})
     assert first.read_text(encoding="utf-8") == "old a"
     assert second.read_text(encoding="utf-8") == "old b"
@@ -113,6 +117,8 @@ def test_an_interrupt_during_the_renames_waits_for_the_last(
         io.commit({str(first): "new a", str(second): "new b", str(third): "new c"})
     assert stopped.value.signum == signal.SIGTERM
     assert [p.read_text(encoding="utf-8") for p in (first, second, third)] == [
-        "new a", "new b", "new c"
+        "new a",
+        "new b",
+        "new c",
     ]
     assert temporaries(tmp_path) == []

@@ -24,8 +24,9 @@ def peak_memory_kib(*args: str | Path, stdin: Path | None = None) -> tuple[str, 
         _pid, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     assert proc.stdout is not None and proc.stderr is not None
-    done = subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.read(),
-                                       proc.stderr.read())
+    done = subprocess.CompletedProcess(
+        proc.args, proc.returncode, proc.stdout.read(), proc.stderr.read()
+    )
     proc.stdout.close()
     proc.stderr.close()
     return one_error(done), usage.ru_maxrss
@@ -63,23 +64,21 @@ def test_endless_standard_input_is_refused_after_the_limit(baseline_kib: int) ->
     assert peak - baseline_kib < 4 * MAX_STATE_BYTES // 1024, (peak, baseline_kib)
 
 
-def test_a_50_mb_file_costs_no_more_memory_than_the_limit(huge_file: Path,
-                                                           baseline_kib: int) -> None:
+def test_a_50_mb_file_costs_no_more_memory_than_the_limit(
+    huge_file: Path, baseline_kib: int
+) -> None:
     line, peak = peak_memory_kib("move", huge_file, "d5")
     assert f"cannot read state {str(huge_file)!r}: it is larger than" in line
     assert peak - baseline_kib < 4 * MAX_STATE_BYTES // 1024, (peak, baseline_kib)
 
 
-def test_records_and_initial_states_have_the_same_limit(huge_file: Path,
-                                                         tmp_path: Path) -> None:
+def test_records_and_initial_states_have_the_same_limit(huge_file: Path, tmp_path: Path) -> None:
     assert "cannot read record" in one_error(run("replay", huge_file))
     state = tmp_path / "state.json"
     state.write_text(new_state(), encoding="utf-8")
     record = tmp_path / "record.json"
     record.write_text('{"header": {}, "moves": []}', encoding="utf-8")
-    assert "cannot read initial state" in one_error(
-        run("replay", record, "--initial", "/dev/zero")
-    )
+    assert "cannot read initial state" in one_error(run("replay", record, "--initial", "/dev/zero"))
 
 
 def test_a_state_of_exactly_the_limit_is_read(tmp_path: Path) -> None:

@@ -101,12 +101,15 @@ def test_an_interrupt_while_waiting_for_the_lock_leaves_the_file(tmp_path: Path)
 
 
 @pytest.mark.parametrize("spelling", ["same", "dot-slash", "symlink", "stdin"])
-def test_the_lock_is_taken_whatever_the_spelling_of_the_path(tmp_path: Path,
-                                                              spelling: str) -> None:
+def test_the_lock_is_taken_whatever_the_spelling_of_the_path(tmp_path: Path, spelling: str) -> None:
     path = tmp_path / "game.json"
     path.write_text(new_state(), encoding="utf-8")
-    given = {"same": path, "dot-slash": tmp_path / "." / "game.json",
-             "symlink": tmp_path / "link.json", "stdin": "-"}[spelling]
+    given = {
+        "same": path,
+        "dot-slash": tmp_path / "." / "game.json",
+        "symlink": tmp_path / "link.json",
+        "stdin": "-",
+    }[spelling]
     if spelling == "symlink":
         Path(given).symlink_to(path.name)
     with open(path, "rb") as held, open(path, "rb") as feed:

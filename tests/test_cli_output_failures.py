@@ -18,8 +18,9 @@ BUFFERING = {
 }
 
 
-def run_into(device: str, *args: str | Path, env: dict[str, str] = ENV
-             ) -> subprocess.CompletedProcess[str]:
+def run_into(
+    device: str, *args: str | Path, env: dict[str, str] = ENV
+) -> subprocess.CompletedProcess[str]:
     with open(device, "w", encoding="utf-8") as out:
         proc = start(*args, stdout=out, env=env)
         _, err = proc.communicate(timeout=60)
@@ -27,10 +28,12 @@ def run_into(device: str, *args: str | Path, env: dict[str, str] = ENV
 
 
 @pytest.mark.parametrize("buffering", sorted(BUFFERING))
-@pytest.mark.parametrize("args", [["info"], ["--version"], ["--help"], ["new", "--players", "2"]],
-                         ids=lambda a: a[0])
-def test_a_full_disk_on_standard_output_is_one_line_and_status_2(args: list[str],
-                                                                 buffering: str) -> None:
+@pytest.mark.parametrize(
+    "args", [["info"], ["--version"], ["--help"], ["new", "--players", "2"]], ids=lambda a: a[0]
+)
+def test_a_full_disk_on_standard_output_is_one_line_and_status_2(
+    args: list[str], buffering: str
+) -> None:
     line = one_error(run_into("/dev/full", *args, env=BUFFERING[buffering]))
     assert line == "stawvs-ap: error: cannot write to standard output: No space left on device"
 
@@ -54,8 +57,10 @@ def test_files_are_not_written_when_standard_output_fails(tmp_path: Path) -> Non
     record = record_file(tmp_path)
     svg, render = tmp_path / "board.svg", tmp_path / "board.json"
     render.write_text("old", encoding="utf-8")
-    for done in (run_into("/dev/full", "replay", record, "--svg", svg, "--render", render),
-                 closed_pipe("replay", record, "--svg", svg, "--render", render)):
+    for done in (
+        run_into("/dev/full", "replay", record, "--svg", svg, "--render", render),
+        closed_pipe("replay", record, "--svg", svg, "--render", render),
+    ):
         assert "cannot write to standard output" in one_error(done)
         assert not svg.exists() and render.read_text(encoding="utf-8") == "old"
         assert temporaries(tmp_path) == []

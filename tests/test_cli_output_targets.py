@@ -32,14 +32,19 @@ def test_a_directory_target_is_refused_before_any_work(tmp_path: Path) -> None:
     assert temporaries(tmp_path, folder) == []
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda tmp: tmp / "missing" / "board.svg", "its directory does not exist"),
-    (lambda tmp: tmp / "game.json" / "board.svg", "Not a directory"),
-    (lambda tmp: tmp, "it is a directory"),
-    (lambda tmp: str(tmp / "new") + os.sep, "it does not name a file"),
-], ids=["no-directory", "file-as-directory", "directory", "trailing-slash"])
-def test_errors_name_the_path_given_not_a_temporary_file(state: Path, tmp_path: Path,
-                                                         make, message: str) -> None:
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda tmp: tmp / "missing" / "board.svg", "its directory does not exist"),
+        (lambda tmp: tmp / "game.json" / "board.svg", "Not a directory"),
+        (lambda tmp: tmp, "it is a directory"),
+        (lambda tmp: str(tmp / "new") + os.sep, "it does not name a file"),
+    ],
+    ids=["no-directory", "file-as-directory", "directory", "trailing-slash"],
+)
+def test_errors_name_the_path_given_not_a_temporary_file(
+    state: Path, tmp_path: Path, make, message: str
+) -> None:
     target = str(make(tmp_path))
     line = one_error(run("svg", state, "-o", target))
     assert line == f"stawvs-ap: error: cannot write {target!r}: {message}"
@@ -128,7 +133,5 @@ def test_the_same_file_twice_is_refused(tmp_path: Path) -> None:
     link = tmp_path / "link.svg"
     link.symlink_to(svg.name)
     assert "different files" in one_error(run("replay", record, "--svg", svg, "--render", svg))
-    assert "are the same file" in one_error(
-        run("replay", record, "--svg", svg, "--render", link)
-    )
+    assert "are the same file" in one_error(run("replay", record, "--svg", svg, "--render", link))
     assert not svg.exists()

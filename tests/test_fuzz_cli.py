@@ -35,17 +35,55 @@ CONTENTS = st.one_of(
     st.sampled_from(
         [GOOD_STATE, FINISHED_STATE, "", "{}", "[]", "null", "{", "\x00", "[" * 50_000]
     ),
-    st.builds(lambda s, i, c: s[:i] + c + s[i + 1 :], st.just(GOOD_STATE),
-              st.integers(0, len(GOOD_STATE)), st.sampled_from('{}[],:"0-aGH ')),
+    st.builds(
+        lambda s, i, c: s[:i] + c + s[i + 1 :],
+        st.just(GOOD_STATE),
+        st.integers(0, len(GOOD_STATE)),
+        st.sampled_from('{}[],:"0-aGH '),
+    ),
     st.text(max_size=50),
 )
 BINARY = st.one_of(st.binary(max_size=50), st.just(b"\xff\xfe" + GOOD_STATE.encode()))
-WORDS = st.sampled_from([
-    "new", "moves", "move", "validate", "render", "svg", "show", "info", "replay", "record",
-    "--players", "--variant", "--seed", "--ply", "--names", "--size", "--json", "--initial",
-    "-o", "--output", "-1", "0", "2", "5", "9999999999999999999999", "hole", "chaos", "d5",
-    "a1-b2,c3", "pass", "", "-", "--", "\x00", "é", "--help=no",
-])
+WORDS = st.sampled_from(
+    [
+        "new",
+        "moves",
+        "move",
+        "validate",
+        "render",
+        "svg",
+        "show",
+        "info",
+        "replay",
+        "record",
+        "--players",
+        "--variant",
+        "--seed",
+        "--ply",
+        "--names",
+        "--size",
+        "--json",
+        "--initial",
+        "-o",
+        "--output",
+        "-1",
+        "0",
+        "2",
+        "5",
+        "9999999999999999999999",
+        "hole",
+        "chaos",
+        "d5",
+        "a1-b2,c3",
+        "pass",
+        "",
+        "-",
+        "--",
+        "\x00",
+        "é",
+        "--help=no",
+    ]
+)
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -67,16 +105,21 @@ def _check_failure(status: int, err: str, output: Path, before: bytes | None) ->
 
 
 _FUZZ_SETTINGS = settings(
-    max_examples=h.scaled(150), suppress_health_check=[HealthCheck.function_scoped_fixture],
+    max_examples=h.scaled(150),
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 
 
 @_FUZZ_SETTINGS
-@given(st.one_of(CONTENTS, BINARY),
-       st.sampled_from(["moves", "move", "validate", "render", "svg", "show", "record"]),
-       st.lists(WORDS, max_size=3), st.booleans())
-def test_a_hostile_state_file_fails_cleanly(tmp_path_factory, capsys, content, command, extra,
-                                            keep_old):
+@given(
+    st.one_of(CONTENTS, BINARY),
+    st.sampled_from(["moves", "move", "validate", "render", "svg", "show", "record"]),
+    st.lists(WORDS, max_size=3),
+    st.booleans(),
+)
+def test_a_hostile_state_file_fails_cleanly(
+    tmp_path_factory, capsys, content, command, extra, keep_old
+):
     folder = tmp_path_factory.mktemp("cli")
     source, output = folder / "in.json", folder / "out.json"
     if isinstance(content, bytes):
@@ -128,7 +171,10 @@ def test_the_real_process_exits_2_with_one_line(tmp_path, content):
     source.write_bytes(content)
     done = subprocess.run(
         [sys.executable, "-m", "stawvs_ap", "move", str(source), "d5", "-o", str(output)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("stawvs-ap: error:")

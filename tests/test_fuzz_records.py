@@ -36,8 +36,9 @@ def _record(game: StawvsGame) -> dict[str, Any]:
 def _sample_records() -> list[tuple[dict[str, Any], str]]:
     """Records of finished games of several kinds, with each game's first state."""
     out = []
-    for seed, (n, variants) in enumerate([(2, ()), (3, ("hole", "hey")),
-                                          (4, ("random", "pieces-2", "finalfree"))]):
+    for seed, (n, variants) in enumerate(
+        [(2, ()), (3, ("hole", "hey")), (4, ("random", "pieces-2", "finalfree"))]
+    ):
         game = _finished(n, variants, seed)
         first = json.loads(game.serialize())
         first = {**first, "gameover": False, "winner": [], "stack": first["stack"][:1]}
@@ -49,8 +50,25 @@ def _sample_records() -> list[tuple[dict[str, Any], str]]:
 
 
 SAMPLES = _sample_records()
-HOSTILE = [None, True, 0, -1, 1.5, float("nan"), "", "x" * 5000, "pass", "a1-b2,c3", [], {},
-           [None], {"move": None}, {"move": "pass", "result": 5}, "resign", ["d5"]]
+HOSTILE = [
+    None,
+    True,
+    0,
+    -1,
+    1.5,
+    float("nan"),
+    "",
+    "x" * 5000,
+    "pass",
+    "a1-b2,c3",
+    [],
+    {},
+    [None],
+    {"move": None},
+    {"move": "pass", "result": 5},
+    "resign",
+    ["d5"],
+]
 
 
 def _refused_or_replayed(record: Any, initial: Any = None) -> None:
@@ -138,10 +156,21 @@ def test_a_record_that_is_no_record_is_refused(record):
     assert refused.value.code == "BAD_RECORD"
 
 
-@pytest.mark.parametrize("initial", [
-    "", "{", b"\xff", "[" * 100_000, "null", "[]", '{"stack": 5}', '{"stack": [{}]}',
-    "x" * 5_000_000,
-], ids=lambda text: repr(text[:12]) + f"..{len(text)}")
+@pytest.mark.parametrize(
+    "initial",
+    [
+        "",
+        "{",
+        b"\xff",
+        "[" * 100_000,
+        "null",
+        "[]",
+        '{"stack": 5}',
+        '{"stack": [{}]}',
+        "x" * 5_000_000,
+    ],
+    ids=lambda text: repr(text[:12]) + f"..{len(text)}",
+)
 def test_a_record_with_a_broken_initial_state_is_refused(initial):
     record, _ = SAMPLES[0]
     with pytest.raises(StawvsError) as refused:

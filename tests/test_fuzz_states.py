@@ -30,8 +30,14 @@ def _sample_states() -> list[str]:
     """Real states of every phase: new, placing, collecting, finished, ended by a call."""
     out = []
     for seed, (n, variants, plies) in enumerate(
-        [(2, (), 0), (3, ("hole",), 5), (2, (), 25), (4, ("hey", "pieces-2"), 40),
-         (3, ("random", "finalfree"), 1000), (2, ("pieces-2",), 1000)]
+        [
+            (2, (), 0),
+            (3, ("hole",), 5),
+            (2, (), 25),
+            (4, ("hey", "pieces-2"), 40),
+            (3, ("random", "finalfree"), 1000),
+            (2, ("pieces-2",), 1000),
+        ]
     ):
         game = h.play_random(h.new_game(n, variants, seed), random.Random(seed), plies)
         out.append(game.serialize())
@@ -44,9 +50,36 @@ def _sample_states() -> list[str]:
 SAMPLES = _sample_states()
 STATE_DIR = h.CORPUS / "states"
 HOSTILE_VALUES = [
-    None, True, False, 0, 1, -1, 1.0, 2.5, 2**64, -(2**70), math.nan, math.inf, "", "x",
-    "PI", "GH", "a1", "i9", "20251113", [], [None], [[]], {}, {"dataType": "Map"},
-    ["PI", 1], [["PI", 1]], [["GH", 1], 1], [["PI", 1], 9], "x" * 10_000, list(range(100)),
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    1.0,
+    2.5,
+    2**64,
+    -(2**70),
+    math.nan,
+    math.inf,
+    "",
+    "x",
+    "PI",
+    "GH",
+    "a1",
+    "i9",
+    "20251113",
+    [],
+    [None],
+    [[]],
+    {},
+    {"dataType": "Map"},
+    ["PI", 1],
+    [["PI", 1]],
+    [["GH", 1], 1],
+    [["PI", 1], 9],
+    "x" * 10_000,
+    list(range(100)),
 ]
 
 
@@ -171,12 +204,14 @@ def _six_of_a_kind(doc):
 def _set(path: tuple[Any, ...], value: Any):
     def change(doc):
         _parent(doc, path)[path[-1]] = value
+
     return change
 
 
 def _drop(path: tuple[Any, ...]):
     def change(doc):
         del _parent(doc, path)[path[-1]]
+
     return change
 
 
@@ -211,14 +246,18 @@ BROKEN = {
     "a cap of a missing player": (lambda d: _first_cell(d, True).__setitem__(1, 3), "player 3"),
     "a cap of player 0": (lambda d: _first_cell(d, True).__setitem__(1, 0), "player 0"),
     "a cap on an empty square": (
-        lambda d: _top(d)["board"]["value"].append(["a8", [None, 1]]), "board"),
+        lambda d: _top(d)["board"]["value"].append(["a8", [None, 1]]),
+        "board",
+    ),
     "six of a kind": (_six_of_a_kind, "does not follow"),
     "61 pyramids": (
         lambda d: _top(d)["board"]["value"].append(["a8", copy.deepcopy(_first_cell(d)[:1])]),
-        "does not follow"),
+        "does not follow",
+    ),
     "a square listed twice": (
         lambda d: _top(d)["board"]["value"].append(copy.deepcopy(_top(d)["board"]["value"][0])),
-        "twice"),
+        "twice",
+    ),
     "a square off the board": (lambda d: _top(d)["board"]["value"][0].__setitem__(0, "i9"), "i9"),
     "a size 4 pyramid": (lambda d: _first_cell(d)[0].__setitem__(1, 4), "4] is not a pyramid"),
     "an unknown colour": (lambda d: _first_cell(d)[0].__setitem__(0, "RE"), "RE"),
@@ -230,16 +269,27 @@ BROKEN = {
     "gameover without an ending": (_set(("gameover",), True), "gameover"),
     "winners that did not win": (_set(("winner",), [2]), "winner"),
     "a result without its square": (
-        lambda d: _top(d).update(_results=[{"type": "place"}]), "results"),
+        lambda d: _top(d).update(_results=[{"type": "place"}]),
+        "results",
+    ),
     "a winners result without players": (
-        lambda d: _top(d).update(_results=[{"type": "winners"}]), "results"),
+        lambda d: _top(d).update(_results=[{"type": "winners"}]),
+        "results",
+    ),
     "a winners result naming player 9": (
-        lambda d: _top(d).update(_results=[{"type": "winners", "players": [9]}]), "results"),
+        lambda d: _top(d).update(_results=[{"type": "winners", "players": [9]}]),
+        "results",
+    ),
     "a resignation of nobody": (
-        lambda d: _top(d).update(_results=[{"type": "resigned", "player": "me"}]), "results"),
+        lambda d: _top(d).update(_results=[{"type": "resigned", "player": "me"}]),
+        "results",
+    ),
     "a move result on no square": (
-        lambda d: _top(d).update(_results=[{"type": "move", "from": "z0", "to": "a1",
-                                            "how": "a2", "what": "x"}]), "results"),
+        lambda d: _top(d).update(
+            _results=[{"type": "move", "from": "z0", "to": "a1", "how": "a2", "what": "x"}]
+        ),
+        "results",
+    ),
 }
 
 
@@ -265,11 +315,25 @@ def test_a_starting_entry_with_caps_is_refused():
         StawvsGame(doc)
 
 
-@pytest.mark.parametrize("text", [
-    b"\xff\xfe\xfd", b"\x00" * 10, "", "null", "[]", "42", '"stawvs"', "{", "{}}",
-    '{"game": "stawvs"', "NaN", "[" * 100_000 + "]" * 100_000,
-    '{"a":' * 50_000 + "1" + "}" * 50_000,
-], ids=lambda text: repr(text[:12]) + f"..{len(text)}")
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"\xff\xfe\xfd",
+        b"\x00" * 10,
+        "",
+        "null",
+        "[]",
+        "42",
+        '"stawvs"',
+        "{",
+        "{}}",
+        '{"game": "stawvs"',
+        "NaN",
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 50_000 + "1" + "}" * 50_000,
+    ],
+    ids=lambda text: repr(text[:12]) + f"..{len(text)}",
+)
 def test_text_that_is_no_state_is_refused(text):
     with pytest.raises(StawvsError) as refused:
         StawvsGame(text)
@@ -321,12 +385,26 @@ def test_the_kept_broken_states_are_refused(path):
     assert refused.value.code == "BAD_STATE" and refused.value.message
 
 
-@pytest.mark.parametrize("arguments", [
-    {"state": 1}, {"state": 5}, {"state": True}, {"state": None}, {"state": 2.0},
-    {"state": [2]}, {"variants": 5}, {"variants": "hole"}, {"variants": [None]},
-    {"variants": ["hole", "random"]}, {"variants": ["hole", "hole"]}, {"seed": [1]},
-    {"seed": {}}, {"seed": object()},
-], ids=lambda arguments: _ADDRESS.sub("", repr(arguments)))  # the same in every xdist worker
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"state": 1},
+        {"state": 5},
+        {"state": True},
+        {"state": None},
+        {"state": 2.0},
+        {"state": [2]},
+        {"variants": 5},
+        {"variants": "hole"},
+        {"variants": [None]},
+        {"variants": ["hole", "random"]},
+        {"variants": ["hole", "hole"]},
+        {"seed": [1]},
+        {"seed": {}},
+        {"seed": object()},
+    ],
+    ids=lambda arguments: _ADDRESS.sub("", repr(arguments)),
+)  # the same in every xdist worker
 def test_a_new_game_with_hostile_arguments_is_refused(arguments):
     with pytest.raises(StawvsError) as refused:
         StawvsGame(**{"state": 2, **arguments})

@@ -41,8 +41,9 @@ def module_name(path: Path) -> str:
 
 
 def floor(module: str) -> int:
-    best = max((name for name in FLOORS if module == name or module.startswith(name + ".")),
-               key=len)
+    best = max(
+        (name for name in FLOORS if module == name or module.startswith(name + ".")), key=len
+    )
     return FLOORS[best]
 
 
@@ -114,10 +115,13 @@ def test_the_rules_core_knows_no_json_files_or_wording_modules() -> None:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {
-            a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+            a.name.split(".")[0]
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Import)
             for a in n.names
         } | {
-            (n.module or "").split(".")[0] for n in ast.walk(tree)
+            (n.module or "").split(".")[0]
+            for n in ast.walk(tree)
             if isinstance(n, ast.ImportFrom) and not n.level
         }
         assert not imported & {"json", "pydantic", "pathlib", "io", "os"}, (name, imported)

@@ -50,9 +50,7 @@ def refusal(state: dict[str, Any]) -> str:
     """The BAD_STATE message for ``state``: the same as text and as a dict, with the
     fast path and with the full checks alone."""
     messages = {
-        outcome(form, fast=fast)
-        for form in (json.dumps(state), state)
-        for fast in (True, False)
+        outcome(form, fast=fast) for form in (json.dumps(state), state) for fast in (True, False)
     }
     assert len(messages) == 1, messages
     message = messages.pop()
@@ -137,12 +135,13 @@ def test_states_this_engine_writes_take_the_fast_path(
         assert outcome(text, fast=False) == text
 
 
-@settings(
-    max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.integers(2, 4), st.sampled_from(VARIANT_SETS), st.integers(0, 10**6),
-    st.integers(1, 120), st.data(),
+    st.integers(2, 4),
+    st.sampled_from(VARIANT_SETS),
+    st.integers(0, 10**6),
+    st.integers(1, 120),
+    st.data(),
 )
 def test_text_and_dict_loading_agree_on_damaged_histories(
     numplayers: int, variants: tuple[str, ...], seed: int, plies: int, data: st.DataObject

@@ -17,7 +17,9 @@ from stawvs_ap import StawvsError, StawvsGame, from_record
 from stawvs_ap.state.timestamps import is_timestamp
 
 PLAYERS = [
-    {"name": "Ann", "uid": "a"}, {"name": "Bob", "uid": "b"}, {"name": "Cy", "uid": "c"},
+    {"name": "Ann", "uid": "a"},
+    {"name": "Bob", "uid": "b"},
+    {"name": "Cy", "uid": "c"},
     {"name": "Di", "uid": "d"},
 ]
 

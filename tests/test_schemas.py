@@ -69,9 +69,7 @@ def test_the_package_reads_the_files_of_the_checkout():
     for name in schemas.names():
         path = PACKAGE_SCHEMAS / schemas.file_name(name)
         assert schemas.text(name) == path.read_text(encoding="utf-8")
-    assert sorted(p.name for p in PACKAGE_SCHEMAS.glob("*.json")) == sorted(
-        schemas.FILES.values()
-    )
+    assert sorted(p.name for p in PACKAGE_SCHEMAS.glob("*.json")) == sorted(schemas.FILES.values())
 
 
 def test_schemagen_check_reports_a_stale_file(tmp_path):
@@ -125,11 +123,13 @@ def test_the_documented_registry_validates_a_protocol_line():
     )
     validator = jsonschema.Draft202012Validator(schemas.load("protocol"), registry=registry)
     state = StawvsGame(2, seed=1).serialize()
-    validator.validate({"jsonrpc": "2.0", "id": 1, "method": "moves",
-                        "params": {"state": json.loads(state)}})
+    validator.validate(
+        {"jsonrpc": "2.0", "id": 1, "method": "moves", "params": {"state": json.loads(state)}}
+    )
     with pytest.raises(jsonschema.ValidationError):
-        validator.validate({"jsonrpc": "2.0", "id": 1, "method": "moves",
-                            "params": {"state": {"game": "chess"}}})
+        validator.validate(
+            {"jsonrpc": "2.0", "id": 1, "method": "moves", "params": {"state": {"game": "chess"}}}
+        )
 
 
 # --------------------------------------------------------------------------

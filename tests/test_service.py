@@ -49,8 +49,13 @@ def server() -> Iterator[Client]:
 
 def played(game: StawvsGame) -> dict[str, Any]:
     """What the server's ``move`` and endings answer, from an in-process game."""
-    return {"state": game.serialize(), "results": game.results, "gameover": game.gameover,
-            "winner": game.winner, "currplayer": game.currplayer}
+    return {
+        "state": game.serialize(),
+        "results": game.results,
+        "gameover": game.gameover,
+        "winner": game.winner,
+        "currplayer": game.currplayer,
+    }
 
 
 # -- complete games -------------------------------------------------------------
@@ -80,7 +85,8 @@ def test_a_complete_game_through_the_server_equals_the_in_process_game(
             if game.validate_move(part).canrender:
                 shown = StawvsGame(state).move(part, partial=True)
                 assert server.preview(state, part) == {
-                    "render": shown.render(), "results": shown.results
+                    "render": shown.render(),
+                    "results": shown.results,
                 }
             row, col = rng.randrange(8), rng.randrange(8)
             start = move.split("-")[0] if "-" in move else ""
@@ -94,8 +100,10 @@ def test_a_complete_game_through_the_server_equals_the_in_process_game(
         assert server.render(state)["render"] == StawvsGame(state).render()
 
     names = [f"Ann {p}" for p in range(1, players + 1)]
-    assert server.scores(state) == {"scores": game.sidebar_scores()[0]["scores"],
-                                    "sidebar": game.sidebar_scores()}
+    assert server.scores(state) == {
+        "scores": game.sidebar_scores()[0]["scores"],
+        "sidebar": game.sidebar_scores(),
+    }
     assert server.chat_log(state, names)["chat_log"] == game.chat_log(names)
     assert server.move_history(state)["move_history"] == game.move_history()
     assert server.render(state, ply=5)["render"] == StawvsGame(state).load(5).render()
@@ -213,16 +221,23 @@ def example_params() -> dict[str, dict[str, Any]]:
     done = finished_state(2, seed=4)
     record = StawvsGame(done).gen_record(uid="x", players=[{"name": "A"}, {"name": "B"}])
     return {
-        "version": {}, "info": {}, "variants": {"state": mid},
+        "version": {},
+        "info": {},
+        "variants": {"state": mid},
         "new": {"players": 3, "variants": ["hole"], "seed": 9},
-        "moves": {"state": json.loads(new)}, "validate": {"state": mid, "move": "a1-b2,c3"},
+        "moves": {"state": json.loads(new)},
+        "validate": {"state": mid, "move": "a1-b2,c3"},
         "move": {"state": mid, "moves": StawvsGame(mid).moves()[:1]},
         "preview": {"state": mid, "move": StawvsGame(mid).moves()[0][:5]},
         "click": {"state": new, "move": "", "row": 3, "col": 3},
-        "render": {"state": mid, "ply": -2}, "scores": {"state": done},
-        "chat_log": {"state": mid, "names": ["A", "B"]}, "move_history": {"state": mid},
-        "same_move": {"a": "pass", "b": "PASS"}, "resign": {"state": mid, "player": 1},
-        "timeout": {"state": mid, "player": 2}, "draw": {"state": mid},
+        "render": {"state": mid, "ply": -2},
+        "scores": {"state": done},
+        "chat_log": {"state": mid, "names": ["A", "B"]},
+        "move_history": {"state": mid},
+        "same_move": {"a": "pass", "b": "PASS"},
+        "resign": {"state": mid, "player": 1},
+        "timeout": {"state": mid, "player": 2},
+        "draw": {"state": mid},
         "abandoned": {"state": mid},
         "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
         "replay": {"record": record},
@@ -244,12 +259,20 @@ def test_every_method_exchanges_requests_and_results_the_schema_describes(
 
 
 def test_error_responses_and_batches_satisfy_the_schema(server: Client) -> None:
-    lines = [b"not json", b"[1]", request("nope"), request("moves", {"state": 1}),
-             request("moves", {"state": "{}"}), request("version", rid=None)]
+    lines = [
+        b"not json",
+        b"[1]",
+        request("nope"),
+        request("moves", {"state": 1}),
+        request("moves", {"state": "{}"}),
+        request("version", rid=None),
+    ]
     for line in lines:
         response = exchange(server, line)
-        assert schema_errors("response" if isinstance(response, dict) else "responseBatch",
-                             response) == [], line
+        assert (
+            schema_errors("response" if isinstance(response, dict) else "responseBatch", response)
+            == []
+        ), line
     assert schema_errors("request", json.loads(request("nope"))) != []
     assert schema_errors("request", json.loads(request("move", {"state": "{}"}))) != []
 
@@ -275,7 +298,10 @@ def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> No
     done = subprocess.run(
         ["node", str(ROOT / "examples" / "node" / "play.mjs"), str(players), str(seed)],
         env={**ENV, "STAWVS_PYTHON": sys.executable},
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert "Winner: player" in done.stdout

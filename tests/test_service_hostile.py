@@ -52,10 +52,19 @@ def refused(server: Client, line: bytes) -> dict[str, Any]:
 # -- lines that are no request ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("line", [
-    b"this is not JSON", b"{", b'{"jsonrpc": "2.0", "id": 1,', b"\xff\xfe\x00garbage",
-    b"NaN", b'{"jsonrpc":"2.0","id":Infinity,"method":"version"}', b"1" * 5000,
-], ids=["text", "brace", "cut", "not-utf8", "nan", "infinity", "huge-number"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"this is not JSON",
+        b"{",
+        b'{"jsonrpc": "2.0", "id": 1,',
+        b"\xff\xfe\x00garbage",
+        b"NaN",
+        b'{"jsonrpc":"2.0","id":Infinity,"method":"version"}',
+        b"1" * 5000,
+    ],
+    ids=["text", "brace", "cut", "not-utf8", "nan", "infinity", "huge-number"],
+)
 def test_a_line_that_is_not_json_gets_a_parse_error(server: Client, line: bytes) -> None:
     response = refused(server, line)
     assert response["id"] is None and error_of(response) == (-32700, None)
@@ -113,16 +122,19 @@ def test_deep_nesting_gets_a_parse_error(server: Client) -> None:
 # -- requests that are not valid ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(("line", "rid"), [
-    (b'{"id": 4, "method": "version"}', 4),
-    (b'{"jsonrpc": "1.0", "id": 4, "method": "version"}', 4),
-    (b'{"jsonrpc": "2.0", "id": 4, "method": 7}', 4),
-    (b'{"jsonrpc": "2.0", "id": 4, "method": "version", "params": "x"}', 4),
-    (b'{"jsonrpc": "2.0", "id": 4, "method": "version", "params": null}', 4),
-    (b'{"jsonrpc": "2.0", "id": true, "method": "version"}', None),
-    (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "version"}', None),
-    (b'"version"', None),
-])
+@pytest.mark.parametrize(
+    ("line", "rid"),
+    [
+        (b'{"id": 4, "method": "version"}', 4),
+        (b'{"jsonrpc": "1.0", "id": 4, "method": "version"}', 4),
+        (b'{"jsonrpc": "2.0", "id": 4, "method": 7}', 4),
+        (b'{"jsonrpc": "2.0", "id": 4, "method": "version", "params": "x"}', 4),
+        (b'{"jsonrpc": "2.0", "id": 4, "method": "version", "params": null}', 4),
+        (b'{"jsonrpc": "2.0", "id": true, "method": "version"}', None),
+        (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "version"}', None),
+        (b'"version"', None),
+    ],
+)
 def test_an_invalid_request_gets_an_invalid_request_error(
     server: Client, line: bytes, rid: object
 ) -> None:
@@ -135,23 +147,51 @@ def test_an_unknown_method_gets_method_not_found_with_its_id(server: Client) -> 
     assert response["id"] == "abc" and error_of(response) == (-32601, None)
 
 
-@pytest.mark.parametrize("params", [
-    [NEW], {}, {"state": NEW, "extra": 1}, {"state": 12}, {"state": NEW, "move": 5},
-    {"state": NEW}, {"state": NEW, "move": "d5", "moves": ["d5"]}, {"state": NEW, "moves": []},
-    {"state": NEW, "moves": ["d5", None]}, {"state": NEW, "move": [[["d5"]]]},
-], ids=["by-position", "no-state", "unknown", "state-number", "move-number", "no-move",
-        "move-and-moves", "no-moves", "moves-with-null", "move-nested"])
+@pytest.mark.parametrize(
+    "params",
+    [
+        [NEW],
+        {},
+        {"state": NEW, "extra": 1},
+        {"state": 12},
+        {"state": NEW, "move": 5},
+        {"state": NEW},
+        {"state": NEW, "move": "d5", "moves": ["d5"]},
+        {"state": NEW, "moves": []},
+        {"state": NEW, "moves": ["d5", None]},
+        {"state": NEW, "move": [[["d5"]]]},
+    ],
+    ids=[
+        "by-position",
+        "no-state",
+        "unknown",
+        "state-number",
+        "move-number",
+        "no-move",
+        "move-and-moves",
+        "no-moves",
+        "moves-with-null",
+        "move-nested",
+    ],
+)
 def test_wrong_params_of_move_get_invalid_params(server: Client, params: object) -> None:
     response = refused(server, request("move", params, rid=9))
     assert response["id"] == 9 and error_of(response) == (-32602, None)
 
 
-@pytest.mark.parametrize(("method", "params"), [
-    ("new", {"players": "2"}), ("new", {"players": 2, "variants": "hole"}),
-    ("new", {"players": True}), ("click", {"state": NEW, "move": "", "row": 1.5, "col": 0}),
-    ("record", {"state": NEW, "players": [{"name": "A", "rating": 3}]}),
-    ("replay", {"record": []}), ("same_move", {"a": "d5"}), ("version", {"x": 1}),
-])
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("new", {"players": "2"}),
+        ("new", {"players": 2, "variants": "hole"}),
+        ("new", {"players": True}),
+        ("click", {"state": NEW, "move": "", "row": 1.5, "col": 0}),
+        ("record", {"state": NEW, "players": [{"name": "A", "rating": 3}]}),
+        ("replay", {"record": []}),
+        ("same_move", {"a": "d5"}),
+        ("version", {"x": 1}),
+    ],
+)
 def test_wrong_params_of_other_methods_get_invalid_params(
     server: Client, method: str, params: object
 ) -> None:
@@ -167,21 +207,53 @@ def _tampered(state: str) -> str:
     return json.dumps(doc)
 
 
-@pytest.mark.parametrize("state", [
-    "", "not json", "{}", "[]", NEW[:-1], NEW.replace('"stawvs"', '"chess"', 1), _tampered(NEW),
-    {"game": "stawvs"}, NEW.replace('"20251113"', '"19990101"'), "[" * 100_000,
-], ids=["empty", "text", "empty-object", "array", "cut", "other-game", "tampered", "partial",
-        "old-version", "deep-text"])
+@pytest.mark.parametrize(
+    "state",
+    [
+        "",
+        "not json",
+        "{}",
+        "[]",
+        NEW[:-1],
+        NEW.replace('"stawvs"', '"chess"', 1),
+        _tampered(NEW),
+        {"game": "stawvs"},
+        NEW.replace('"20251113"', '"19990101"'),
+        "[" * 100_000,
+    ],
+    ids=[
+        "empty",
+        "text",
+        "empty-object",
+        "array",
+        "cut",
+        "other-game",
+        "tampered",
+        "partial",
+        "old-version",
+        "deep-text",
+    ],
+)
 def test_an_invalid_state_is_refused_with_bad_state(server: Client, state: object) -> None:
     response = refused(server, request("moves", {"state": state}))
     assert error_of(response) == (1000, "BAD_STATE")
     assert response["error"]["message"]
 
 
-@pytest.mark.parametrize(("plies", "move"), [
-    (0, "a1"), (0, "c3-f6,f2"), (0, "pass"), (0, "hello"), (0, "d4" * 200),
-    (12, "d5"), (12, "a1-a2,a3"), (12, "pass"), (12, "z"),
-])
+@pytest.mark.parametrize(
+    ("plies", "move"),
+    [
+        (0, "a1"),
+        (0, "c3-f6,f2"),
+        (0, "pass"),
+        (0, "hello"),
+        (0, "d4" * 200),
+        (12, "d5"),
+        (12, "a1-a2,a3"),
+        (12, "pass"),
+        (12, "z"),
+    ],
+)
 def test_an_illegal_move_is_refused_with_the_engine_code(
     server: Client, plies: int, move: str
 ) -> None:
@@ -201,15 +273,18 @@ def test_a_refused_move_in_a_list_names_its_place(server: Client) -> None:
     assert response["error"]["data"] == {"code": "BAD_PLACEMENT", "index": 1, "move": first}
 
 
-@pytest.mark.parametrize(("method", "params", "code"), [
-    ("new", {"players": 5}, "BAD_ARGUMENT"),
-    ("new", {"players": 2, "variants": ["x"]}, "BAD_VARIANT"),
-    ("render", {"state": NEW, "ply": 3}, "BAD_INDEX"),
-    ("resign", {"state": NEW, "player": 3}, "BAD_PLAYER"),
-    ("record", {"state": NEW}, "NOT_FINISHED"),
-    ("replay", {"record": {}}, "BAD_RECORD"),
-    ("preview", {"state": NEW, "move": "a1"}, "BAD_PLACEMENT"),
-])
+@pytest.mark.parametrize(
+    ("method", "params", "code"),
+    [
+        ("new", {"players": 5}, "BAD_ARGUMENT"),
+        ("new", {"players": 2, "variants": ["x"]}, "BAD_VARIANT"),
+        ("render", {"state": NEW, "ply": 3}, "BAD_INDEX"),
+        ("resign", {"state": NEW, "player": 3}, "BAD_PLAYER"),
+        ("record", {"state": NEW}, "NOT_FINISHED"),
+        ("replay", {"record": {}}, "BAD_RECORD"),
+        ("preview", {"state": NEW, "move": "a1"}, "BAD_PLACEMENT"),
+    ],
+)
 def test_other_refusals_carry_the_engine_code(
     server: Client, method: str, params: object, code: str
 ) -> None:
@@ -228,10 +303,13 @@ def test_notifications_get_no_answer_even_when_wrong(server: Client) -> None:
 
 
 def test_a_batch_answers_its_requests_in_order_and_skips_notifications(server: Client) -> None:
-    batch = [json.loads(request("same_move", {"a": "d5", "b": "D5"}, rid="a")),
-             {"jsonrpc": "2.0", "method": "version"},
-             json.loads(request("moves", {"state": "x"}, rid="b")), 7,
-             json.loads(request("version", rid="c"))]
+    batch = [
+        json.loads(request("same_move", {"a": "d5", "b": "D5"}, rid="a")),
+        {"jsonrpc": "2.0", "method": "version"},
+        json.loads(request("moves", {"state": "x"}, rid="b")),
+        7,
+        json.loads(request("version", rid="c")),
+    ]
     server.send_raw(json.dumps(batch).encode("ascii"))
     answers = json.loads(server.read_raw())
     assert [a["id"] for a in answers] == ["a", "b", None, "c"]
@@ -257,8 +335,14 @@ def test_an_exception_inside_a_method_gets_an_internal_error_and_no_stop(
 
 
 def run_server(stdin: bytes) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "stawvs_ap", "serve"], input=stdin, env=ENV,
-                          capture_output=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "stawvs_ap", "serve"],
+        input=stdin,
+        env=ENV,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_end_of_input_ends_the_server_with_status_0_after_a_last_unended_line() -> None:
@@ -268,9 +352,13 @@ def test_end_of_input_ends_the_server_with_status_0_after_a_last_unended_line() 
 
 
 def test_a_closed_stdout_ends_the_server_cleanly() -> None:
-    process = subprocess.Popen([sys.executable, "-m", "stawvs_ap", "serve"], env=ENV,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "stawvs_ap", "serve"],
+        env=ENV,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert process.stdout is not None and process.stdin is not None
     process.stdout.close()  # the host stops reading
     try:

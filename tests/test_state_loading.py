@@ -23,6 +23,7 @@ try:
 except ImportError:  # pragma: no cover - tests/ imported as a package
     from tests import reference_data as ref
 
+
 def good_state() -> dict[str, Any]:
     """A real two-player game: all caps placed and two collection moves made."""
     game = StawvsGame.new(2, seed=11)

@@ -24,6 +24,4 @@ from .uct import UCTBot
 __all__ = ["BOTS", "Bot", "Budget", "Candidate", "GreedyBot", "MCTSBot", "RandomBot", "UCTBot"]
 
 #: Every bot by the name the arena and the command line use.
-BOTS: dict[str, type[Bot]] = {
-    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, UCTBot)
-}
+BOTS: dict[str, type[Bot]] = {bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, UCTBot)}

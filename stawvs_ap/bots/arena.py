@@ -127,7 +127,10 @@ def seat_order(index: int, players: int) -> list[int]:
 
 
 def play_game(
-    lineup: Sequence[BotSpec], variants: Sequence[str], seed: int | str, index: int,
+    lineup: Sequence[BotSpec],
+    variants: Sequence[str],
+    seed: int | str,
+    index: int,
     fresh_boards: bool = False,
 ) -> GameResult:
     """Play game ``index`` of a match between ``lineup`` (one spec per seat): on the
@@ -164,15 +167,18 @@ def play_game(
     )
 
 
-def _play_one(
-    job: tuple[tuple[BotSpec, ...], tuple[str, ...], int | str, int, bool]
-) -> GameResult:
+def _play_one(job: tuple[tuple[BotSpec, ...], tuple[str, ...], int | str, int, bool]) -> GameResult:
     return play_game(*job)
 
 
 def play_match(
-    lineup: Sequence[BotSpec], games: int, *, variants: Sequence[str] = (), seed: int | str = 0,
-    jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+    lineup: Sequence[BotSpec],
+    games: int,
+    *,
+    variants: Sequence[str] = (),
+    seed: int | str = 0,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
     fresh_boards: bool = False,
 ) -> list[GameResult]:
     """Play ``games`` games (numbered 0…) between ``lineup``, ``jobs`` at a time in
@@ -180,9 +186,7 @@ def play_match(
     The results come in game order, the same whatever ``jobs`` is. With
     ``fresh_boards`` every game has a board of its own (for self-play, where
     rotating seats on one board only repeats a game)."""
-    tasks = [
-        (tuple(lineup), tuple(variants), seed, index, fresh_boards) for index in range(games)
-    ]
+    tasks = [(tuple(lineup), tuple(variants), seed, index, fresh_boards) for index in range(games)]
     results: list[GameResult] = []
     if progress:
         progress(0, games)
@@ -230,12 +234,16 @@ class LineupStats:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "bot": self.label, "spec": self.spec, "games": self.games,
+            "bot": self.label,
+            "spec": self.spec,
+            "games": self.games,
             "wins": round(float(self.wins), 3),
-            "sole_wins": self.sole_wins, "win_rate": round(self.rate, 4),
+            "sole_wins": self.sole_wins,
+            "win_rate": round(self.rate, 4),
             "ci95": [round(self.low, 4), round(self.high, 4)],
             "mean_score": round(self.mean_score, 2),
-            "seconds_per_move": round(self.seconds_per_move, 4), "moves": self.moves,
+            "seconds_per_move": round(self.seconds_per_move, 4),
+            "moves": self.moves,
         }
 
 
@@ -260,12 +268,21 @@ def summarise(lineup: Sequence[BotSpec], results: Sequence[GameResult]) -> list[
         moves = sum(r.moves[entry] for r in results)
         thinking = sum(r.thinking[entry] for r in results)
         low, high = wilson(wins, games)
-        out.append(LineupStats(
-            label=label, spec=str(lineup[entry]), games=games, wins=wins, sole_wins=sole,
-            rate=wins / games if games else 0.0, low=low, high=high,
-            mean_score=sum(r.scores[entry] for r in results) / games if games else 0.0,
-            seconds_per_move=thinking / moves if moves else 0.0, moves=moves,
-        ))
+        out.append(
+            LineupStats(
+                label=label,
+                spec=str(lineup[entry]),
+                games=games,
+                wins=wins,
+                sole_wins=sole,
+                rate=wins / games if games else 0.0,
+                low=low,
+                high=high,
+                mean_score=sum(r.scores[entry] for r in results) / games if games else 0.0,
+                seconds_per_move=thinking / moves if moves else 0.0,
+                moves=moves,
+            )
+        )
     return out
 
 
@@ -273,9 +290,15 @@ def format_table(stats: Sequence[LineupStats]) -> str:
     """The stats as an aligned text table (Markdown pipes, so it pastes into docs)."""
     header = ["bot", "games", "wins", "win rate", "95% interval", "mean score", "s/move"]
     rows = [
-        [s.label, str(s.games), f"{s.wins:g}", f"{100 * s.rate:.1f}%",
-         f"{100 * s.low:.1f}–{100 * s.high:.1f}%", f"{s.mean_score:.1f}",
-         f"{s.seconds_per_move:.3f}"]
+        [
+            s.label,
+            str(s.games),
+            f"{s.wins:g}",
+            f"{100 * s.rate:.1f}%",
+            f"{100 * s.low:.1f}–{100 * s.high:.1f}%",
+            f"{s.mean_score:.1f}",
+            f"{s.seconds_per_move:.3f}",
+        ]
         for s in stats
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
@@ -288,7 +311,10 @@ def format_table(stats: Sequence[LineupStats]) -> str:
 
 
 def match_report(
-    lineup: Sequence[BotSpec], results: Sequence[GameResult], *, variants: Sequence[str],
+    lineup: Sequence[BotSpec],
+    results: Sequence[GameResult],
+    *,
+    variants: Sequence[str],
     seed: int | str,
 ) -> dict[str, Any]:
     """The JSON report of a match: settings, per-entry stats and every game."""

@@ -66,8 +66,8 @@ class Budget:
             isinstance(self.iterations, bool) or self.iterations < 1
         ):
             raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"iterations must be a positive whole number, not "
-                f"{self.iterations}"
+                ErrorCode.BAD_ARGUMENT,
+                f"iterations must be a positive whole number, not {self.iterations}",
             )
 
     def deadline(self, start: float) -> float:
@@ -126,7 +126,10 @@ class Bot(ABC):
     name: str = "bot"
 
     def __init__(
-        self, *, seed: int | str | None = None, seconds: float | None = None,
+        self,
+        *,
+        seed: int | str | None = None,
+        seconds: float | None = None,
         iterations: int | None = None,
     ) -> None:
         self.seed = seed
@@ -156,7 +159,11 @@ class Bot(ABC):
         return self._choose(position, self.budget(seconds, iterations))
 
     def analyse(
-        self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None,
+        self,
+        game: GameLike,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
         top: int | None = None,
     ) -> list[Candidate]:
         """The candidate moves the bot considered, best first (the first is what

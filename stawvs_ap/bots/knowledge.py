@@ -90,15 +90,21 @@ def potential(counts: Sequence[int]) -> float:
 def _gains(a: int, b: int, c: int) -> tuple[float, float, float]:
     """How much :func:`_progress` grows when ``a``, ``b`` or ``c`` grows by one."""
     base = _progress(a, b, c)
-    return (_progress(a + 1, b, c) - base, _progress(a, b + 1, c) - base,
-            _progress(a, b, c + 1) - base)
+    return (
+        _progress(a + 1, b, c) - base,
+        _progress(a, b + 1, c) - base,
+        _progress(a, b, c + 1) - base,
+    )
 
 
 # _progress shifts with its arguments and only compares them with their minimum,
 # so its gains depend on each count's excess over the minimum, capped at 2.
 _GAINS: Final[dict[tuple[int, int, int], tuple[float, float, float]]] = {
     (a, b, c): _gains(a, b, c)
-    for a in range(3) for b in range(3) for c in range(3) if min(a, b, c) == 0
+    for a in range(3)
+    for b in range(3)
+    for c in range(3)
+    if min(a, b, c) == 0
 }
 
 
@@ -284,7 +290,7 @@ def move_priors(position: Position) -> list[int]:
                 near = MOBILITY_WEIGHT * min(room - 1, 4) - (TRAP_PENALTY if room <= 2 else 0.0)
                 far_key = (_OFFSET - round(256 * far)) << 20 | source << 12 | dest << 6
                 near_key = (_OFFSET - round(256 * near)) << 20 | source << 12 | dest << 6
-                for target in ((source,) if hey else iter_squares(reach(dest, from_source))):
+                for target in (source,) if hey else iter_squares(reach(dest, from_source)):
                     key = near_key if around >> target & 1 else far_key
                     append(key - (worth[board[target]] << 20) | target)
     heapify(heap)

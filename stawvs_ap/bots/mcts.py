@@ -80,10 +80,20 @@ class MCTSBot(Bot):
     name = "mcts"
 
     def __init__(
-        self, *, seed: int | str | None = None, seconds: float | None = None,
-        iterations: int | None = None, exploration: float = 0.5, widening: float = 4.0,
-        expand_after: int = 1, epsilon: float = 0.1, samples: int = 2, margin: float = 0.1,
-        plies: int = 0, temperature: float = 4.0, reuse: bool = True,
+        self,
+        *,
+        seed: int | str | None = None,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        exploration: float = 0.5,
+        widening: float = 4.0,
+        expand_after: int = 1,
+        epsilon: float = 0.1,
+        samples: int = 2,
+        margin: float = 0.1,
+        plies: int = 0,
+        temperature: float = 4.0,
+        reuse: bool = True,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = 1.0
@@ -212,7 +222,10 @@ class MCTSBot(Bot):
     def _playout(self, position: Position) -> list[float]:
         """Every player's reward from a playout of ``position``."""
         values, ended = heuristic_playout(
-            position, self.rng, epsilon=self.epsilon, samples=self.samples,
+            position,
+            self.rng,
+            epsilon=self.epsilon,
+            samples=self.samples,
             max_plies=None if self.plies < 0 else self.plies,
         )
         if ended:
@@ -236,7 +249,8 @@ class MCTSBot(Bot):
     def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
         root = self._search(position, budget)
         ranked = sorted(
-            (c for c in root.children if c.visits), key=lambda c: (c.visits, c.total / c.visits),
+            (c for c in root.children if c.visits),
+            key=lambda c: (c.visits, c.total / c.visits),
             reverse=True,
         )
         return [

@@ -43,8 +43,13 @@ __all__ = ["estimate_rewards", "heuristic_playout", "rewards"]
 
 
 def heuristic_playout(
-    position: Position, rng: random.Random, *, epsilon: float = 0.1, samples: int = 2,
-    trace: list[tuple[int, ...]] | None = None, max_plies: int | None = None,
+    position: Position,
+    rng: random.Random,
+    *,
+    epsilon: float = 0.1,
+    samples: int = 2,
+    trace: list[tuple[int, ...]] | None = None,
+    max_plies: int | None = None,
 ) -> tuple[list[float], bool]:
     """The players' final scores after playing ``position`` to the end with the
     policy described above (``samples`` slides looked at per move). With
@@ -169,8 +174,12 @@ def heuristic_playout(
 
 
 def _estimates(
-    board: Sequence[int], free: int, caps: list[list[int]], counts: list[list[int]],
-    alive: list[bool], finalfree: bool,
+    board: Sequence[int],
+    free: int,
+    caps: list[list[int]],
+    counts: list[list[int]],
+    alive: list[bool],
+    finalfree: bool,
 ) -> list[float]:
     """:func:`~stawvs_ap.bots.knowledge.player_values` of an unfinished playout."""
     sources = []
@@ -184,9 +193,7 @@ def _estimates(
             for square in squares:
                 counts[p][board[square]] += 1
     owned = territory(free, sources)
-    return [
-        potential(c) + POINTS_PER_SQUARE * owned[p].bit_count() for p, c in enumerate(counts)
-    ]
+    return [potential(c) + POINTS_PER_SQUARE * owned[p].bit_count() for p, c in enumerate(counts)]
 
 
 def rewards(scores: Sequence[float], margin_weight: float = 0.0) -> list[float]:

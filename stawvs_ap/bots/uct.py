@@ -41,7 +41,10 @@ class UCTBot(Bot):
     name = "uct"
 
     def __init__(
-        self, *, seed: int | str | None = None, seconds: float | None = None,
+        self,
+        *,
+        seed: int | str | None = None,
+        seconds: float | None = None,
         iterations: int | None = None,
     ) -> None:
         if seconds is None and iterations is None:
@@ -65,8 +68,10 @@ class UCTBot(Bot):
                 path = [node]
                 while not node.untried and node.children:
                     log_n = math.log(node.visits)
-                    node = max(node.children, key=lambda c: c.wins / c.visits
-                               + EXPLORATION * math.sqrt(log_n / c.visits))
+                    node = max(
+                        node.children,
+                        key=lambda c: c.wins / c.visits + EXPLORATION * math.sqrt(log_n / c.visits),
+                    )
                     path.append(node)
                 if node.untried:
                     move = node.untried.pop()

@@ -85,6 +85,13 @@ class GameEnded(NamedTuple):
 
 
 Event = (
-    Placed | Moved | Passed | FinalCapture | Resigned | TimedOut | DrawAgreed | Abandoned
+    Placed
+    | Moved
+    | Passed
+    | FinalCapture
+    | Resigned
+    | TimedOut
+    | DrawAgreed
+    | Abandoned
     | GameEnded
 )

@@ -113,9 +113,7 @@ def parse_board(text: str) -> tuple[list[int], list[int]]:
 
 def format_position(fields: PositionFields) -> str:
     """The canonical position notation."""
-    collections = ",".join(
-        "".join(PYRAMIDS[p].code for p in c) or "-" for c in fields.captured
-    )
+    collections = ",".join("".join(PYRAMIDS[p].code for p in c) or "-" for c in fields.captured)
     passed = "".join(map(str, fields.eliminated)) or "-"
     board = format_board(fields.board, fields.caps)
     return f"{board} {fields.currplayer} {fields.mode} {collections} {passed}"

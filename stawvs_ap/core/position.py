@@ -100,18 +100,29 @@ class Position(NamedTuple):
         if mode is None:
             mode = "collect" if capped.bit_count() >= rules.total_caps else "place"
         return cls(
-            rules, board_bytes, caps_bytes, currplayer, tuple(eliminated),
+            rules,
+            board_bytes,
+            caps_bytes,
+            currplayer,
+            tuple(eliminated),
             ((),) * rules.numplayers if captured is None else tuple(map(tuple, captured)),
-            mode, _occupied_mask(board_bytes), capped,
+            mode,
+            _occupied_mask(board_bytes),
+            capped,
         )
 
     def replace(self, **changes: Any) -> Position:
         """A copy with some parts changed, the masks derived again (the named
         tuple's own ``_replace`` would keep the old ones)."""
         parts = {
-            "rules": self.rules, "board": self.board, "caps": self.caps,
-            "currplayer": self.currplayer, "eliminated": self.eliminated,
-            "captured": self.captured, "mode": self.mode, **changes,
+            "rules": self.rules,
+            "board": self.board,
+            "caps": self.caps,
+            "currplayer": self.currplayer,
+            "eliminated": self.eliminated,
+            "captured": self.captured,
+            "mode": self.mode,
+            **changes,
         }
         return Position.build(**parts)
 
@@ -163,17 +174,28 @@ class Position(NamedTuple):
             raise ValueError(f"a position has 2 to 4 collections (players), not {numplayers}")
         mode: Mode = "place" if fields.mode == "place" else "collect"
         return cls.build(
-            rules_for(numplayers, check_variants(variants)), fields.board, fields.caps,
-            fields.currplayer, fields.eliminated, fields.captured, mode,
+            rules_for(numplayers, check_variants(variants)),
+            fields.board,
+            fields.caps,
+            fields.currplayer,
+            fields.eliminated,
+            fields.captured,
+            mode,
         )
 
     def notation(self) -> str:
         """This position in the one-line notation of :mod:`stawvs_ap.core.notation`;
         ``Position.from_notation(p.notation(), variants) == p``."""
-        return format_position(PositionFields(
-            list(self.board), list(self.caps), self.currplayer, self.mode,
-            [list(c) for c in self.captured], list(self.eliminated),
-        ))
+        return format_position(
+            PositionFields(
+                list(self.board),
+                list(self.caps),
+                self.currplayer,
+                self.mode,
+                [list(c) for c in self.captured],
+                list(self.eliminated),
+            )
+        )
 
     # -- what is where --------------------------------------------------------
 
@@ -403,8 +425,15 @@ class Position(NamedTuple):
             capped = self.capped | 1 << source
             mode: Mode = "collect" if capped.bit_count() == rules.total_caps else "place"
             after = Position(
-                rules, self.board, bytes(caps), following, self.eliminated, self.captured,
-                mode, self.occupied, capped,
+                rules,
+                self.board,
+                bytes(caps),
+                following,
+                self.eliminated,
+                self.captured,
+                mode,
+                self.occupied,
+                capped,
             )
             return after, (Placed(player, source, PYRAMIDS[self.board[source]]),)
         dest, target = move.dest, move.target
@@ -416,8 +445,14 @@ class Position(NamedTuple):
         collections = list(self.captured)
         collections[player - 1] += (claimed,)
         after = Position(
-            rules, board[:target] + _EMPTY_BYTE + board[target + 1 :], bytes(caps), following,
-            self.eliminated, tuple(collections), self.mode, self.occupied & ~(1 << target),
+            rules,
+            board[:target] + _EMPTY_BYTE + board[target + 1 :],
+            bytes(caps),
+            following,
+            self.eliminated,
+            tuple(collections),
+            self.mode,
+            self.occupied & ~(1 << target),
             self.capped ^ (1 << source | 1 << dest),
         )
         return after, (Moved(player, source, dest, target, PYRAMIDS[claimed]),)
@@ -431,8 +466,15 @@ class Position(NamedTuple):
             passed = Passed(player, first=True, under_caps=under)
             eliminated = (*self.eliminated, player)
         after = Position(
-            self.rules, self.board, self.caps, following, eliminated, self.captured, self.mode,
-            self.occupied, self.capped,
+            self.rules,
+            self.board,
+            self.caps,
+            following,
+            eliminated,
+            self.captured,
+            self.mode,
+            self.occupied,
+            self.capped,
         )
         if not after.is_over:
             return after, (passed,)
@@ -456,8 +498,15 @@ class Position(NamedTuple):
             board[sq] = PYRAMIDS[pyramid].ghost
             captures.append(FinalCapture(owner, SQUARES[sq], PYRAMIDS[pyramid]))
         after = Position(
-            self.rules, bytes(board), self.caps, self.currplayer, self.eliminated,
-            tuple(collections), self.mode, self.occupied, self.capped,
+            self.rules,
+            bytes(board),
+            self.caps,
+            self.currplayer,
+            self.eliminated,
+            tuple(collections),
+            self.mode,
+            self.occupied,
+            self.capped,
         )
         return after, tuple(captures)
 
@@ -468,6 +517,13 @@ class Position(NamedTuple):
         caps[dest] = caps[source]
         caps[source] = 0
         return Position(
-            self.rules, self.board, bytes(caps), self.currplayer, self.eliminated, self.captured,
-            self.mode, self.occupied, self.capped ^ (1 << source | 1 << dest),
+            self.rules,
+            self.board,
+            bytes(caps),
+            self.currplayer,
+            self.eliminated,
+            self.captured,
+            self.mode,
+            self.occupied,
+            self.capped ^ (1 << source | 1 << dest),
         )

@@ -89,7 +89,14 @@ _BY_NAME: Final[dict[str, Square]] = {sq.name: sq for sq in SQUARES}
 
 #: The eight queen directions as (row step, column step).
 DIRECTIONS: Final[tuple[tuple[int, int], ...]] = (
-    (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1),
+    (-1, 0),
+    (1, 0),
+    (0, -1),
+    (0, 1),
+    (-1, -1),
+    (-1, 1),
+    (1, -1),
+    (1, 1),
 )
 
 

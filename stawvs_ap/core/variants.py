@@ -86,4 +86,3 @@ def expected_gaps(variants: Sequence[str]) -> list[Square] | None:
     if "random" in variants:
         return None
     return sorted(CENTRE if "hole" in variants else CORNERS)
-

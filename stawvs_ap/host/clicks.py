@@ -54,7 +54,9 @@ def click(
         built = name
     elif current.is_pass or current.target is not None:
         return ClickResult(
-            move, False, "That move is already complete: submit it, or start again.",
+            move,
+            False,
+            "That move is already complete: submit it, or start again.",
             code=ErrorCode.EXTRA_CLAIMS,
         )
     elif current.dest is None:

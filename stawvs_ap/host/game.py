@@ -144,9 +144,9 @@ class StawvsGame:
         check_position(position)
         game = cls.__new__(cls)
         game._clock = clock or utc_now
-        game._setup(position.rules.numplayers, list(variants), [
-            Entry(position, None, (), game._clock())
-        ])
+        game._setup(
+            position.rules.numplayers, list(variants), [Entry(position, None, (), game._clock())]
+        )
         return game
 
     # -- what is shown -------------------------------------------------------
@@ -309,7 +309,8 @@ class StawvsGame:
             assert move.source is not None
             shown = position.with_cap_moved(move.source, move.dest)
             self._preview = (
-                shown, [{"type": "move", "from": str(move.source), "to": str(move.dest)}]
+                shown,
+                [{"type": "move", "from": str(move.source), "to": str(move.dest)}],
             )
 
     def _push(self, entry: Entry) -> None:
@@ -425,8 +426,10 @@ class StawvsGame:
         return self._end("abandoned", None)
 
     def _check_player(self, player: object) -> None:
-        if isinstance(player, bool) or not isinstance(player, int) or not (
-            1 <= player <= self.numplayers
+        if (
+            isinstance(player, bool)
+            or not isinstance(player, int)
+            or not (1 <= player <= self.numplayers)
         ):
             raise StawvsError(ErrorCode.BAD_PLAYER, f"there is no player {player!r} in this game")
 
@@ -462,7 +465,9 @@ class StawvsGame:
             shown, results = self._preview
             return render.render(shown, results, numplayers=self.numplayers, exit_mark=True)
         return render.render(
-            self.position, self._entry.results, numplayers=self.numplayers,
+            self.position,
+            self._entry.results,
+            numplayers=self.numplayers,
             exit_mark=self._just_moved,
         )
 
@@ -476,9 +481,7 @@ class StawvsGame:
 
     def gen_record(self, **kwargs: Any) -> dict[str, Any]:
         """The record of this finished game (see :func:`stawvs_ap.host.record.gen_record`)."""
-        return gen_record(
-            self._stack, self.numplayers, self.variants, clock=self._clock, **kwargs
-        )
+        return gen_record(self._stack, self.numplayers, self.variants, clock=self._clock, **kwargs)
 
     @staticmethod
     def info() -> str:

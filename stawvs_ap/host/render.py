@@ -80,11 +80,13 @@ def _areas(position: Position) -> list[dict[str, Any]]:
             continue
         stacks = group_collection(collection)
         stash = [[_STASH_CODES[p] for p in stack] for stack in stacks]
-        areas.append({
-            "type": "localStash",
-            "label": f"Player {player}'s pyramids ({score(collection)} points)",
-            "stash": stash,
-        })
+        areas.append(
+            {
+                "type": "localStash",
+                "label": f"Player {player}'s pyramids ({score(collection)} points)",
+                "stash": stash,
+            }
+        )
     return areas
 
 

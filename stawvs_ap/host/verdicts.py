@@ -16,7 +16,12 @@ from ..errors import ErrorCode
 from ..state.results import describe
 
 __all__ = [
-    "COMPLETE", "INCOMPLETE", "ValidationResult", "Verdict", "abstract_play_form", "judge",
+    "COMPLETE",
+    "INCOMPLETE",
+    "ValidationResult",
+    "Verdict",
+    "abstract_play_form",
+    "judge",
 ]
 
 COMPLETE = 1
@@ -146,8 +151,7 @@ def _accepted(position: Position, move: Move) -> str:
         return f"Now choose where your cap on {SQUARE_NAMES[source]} slides to."
     if position.rules.hey:
         return (
-            "With simpler captures you claim the pyramid you leave: "
-            f"add ,{SQUARE_NAMES[source]}."
+            f"With simpler captures you claim the pyramid you leave: add ,{SQUARE_NAMES[source]}."
         )
     return f"Now choose the pyramid to claim from {SQUARE_NAMES[dest]}."
 

@@ -153,8 +153,9 @@ def _starting_game(
         try:
             game = StawvsGame.from_position(given, variants, clock=clock)
         except StawvsError as exc:
-            raise InvalidRecordError(f"the startingPosition cannot be used: {exc.message}") \
-                from None
+            raise InvalidRecordError(
+                f"the startingPosition cannot be used: {exc.message}"
+            ) from None
         if game.numplayers != numplayers:
             raise InvalidRecordError(
                 f"the startingPosition is for {game.numplayers} players, the record has "
@@ -207,7 +208,9 @@ def _game_from_board(
 
 
 def _game_from_initial(
-    initial: str | bytes | dict[str, Any], numplayers: int, variants: list[str],
+    initial: str | bytes | dict[str, Any],
+    numplayers: int,
+    variants: list[str],
     clock: _ReplayClock,
 ) -> StawvsGame:
     if isinstance(initial, str | bytes) and len(initial) > MAX_STATE_BYTES:

@@ -249,8 +249,9 @@ def _following(index: int, previous: Entry, given: EntryModel, position: Positio
         named = (given.results[0].model_extra or {}) if given.results else {}
         player = named.get("player")
         try:
-            events = ending_events(lastmove, player if type(player) is int else None,
-                                   before.rules.numplayers)
+            events = ending_events(
+                lastmove, player if type(player) is int else None, before.rules.numplayers
+            )
         except ValueError:
             raise InvalidStateError(f"{where}: the ending {lastmove!r} names no player") from None
         expected = before
@@ -258,8 +259,9 @@ def _following(index: int, previous: Entry, given: EntryModel, position: Positio
         try:
             move = Move.parse(lastmove)
         except MoveSyntaxError:
-            raise InvalidStateError(f"{where}: its last move {short(lastmove)} is not a move") \
-                from None
+            raise InvalidStateError(
+                f"{where}: its last move {short(lastmove)} is not a move"
+            ) from None
         if str(move) != lastmove or not before.is_legal(move):
             raise InvalidStateError(
                 f"{where}: its last move {short(lastmove)} is not a legal move after entry "
@@ -335,12 +337,17 @@ def check_position(position: Position) -> None:
             raise refuse("every cap is on the board, so the mode is 'collect'")
         expected = [len(range(p - 1, total, n)) for p in range(1, n + 1)]
         if placed != expected or position.currplayer != total % n + 1:
-            raise refuse("while caps are placed, players 1, 2, … take turns: the caps on the "
-                         "board do not fit the player to move")
+            raise refuse(
+                "while caps are placed, players 1, 2, … take turns: the caps on the "
+                "board do not fit the player to move"
+            )
         if position.eliminated:
             raise refuse("nobody can have passed while caps are placed")
-    ghosts = [sq for sq in range(64) if position.board[sq] != EMPTY
-              and PYRAMIDS[position.board[sq]].is_ghost]
+    ghosts = [
+        sq
+        for sq in range(64)
+        if position.board[sq] != EMPTY and PYRAMIDS[position.board[sq]].is_ghost
+    ]
     if ghosts and (not position.is_over or rules.finalfree):
         raise refuse("ghosts are left only by the final captures, once every player has passed")
     if any(not caps[sq] for sq in ghosts):

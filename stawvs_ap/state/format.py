@@ -177,8 +177,10 @@ def _check_result_value(where: str, value: Any, depth: int) -> None:
 
 def _limit(what: str, value: Any, limit: int) -> None:
     if isinstance(value, list | tuple | dict | str) and len(value) > limit:
-        raise InvalidStateError(f"{what} is too long: {len(value)} items or characters, "
-                                f"at most {limit} in a Stawvs state")
+        raise InvalidStateError(
+            f"{what} is too long: {len(value)} items or characters, "
+            f"at most {limit} in a Stawvs state"
+        )
 
 
 # -- the shape ---------------------------------------------------------------------

@@ -50,13 +50,15 @@ def results_of(events: Iterable[Event]) -> list[Result]:
     for event in events:
         match event:
             case Moved(player=_, source=source, dest=dest, target=target, claimed=claimed):
-                out.append({
-                    "type": "move",
-                    "from": SQUARE_NAMES[source],
-                    "to": SQUARE_NAMES[dest],
-                    "how": SQUARE_NAMES[target],
-                    "what": _PHRASES[claimed],
-                })
+                out.append(
+                    {
+                        "type": "move",
+                        "from": SQUARE_NAMES[source],
+                        "to": SQUARE_NAMES[dest],
+                        "how": SQUARE_NAMES[target],
+                        "what": _PHRASES[claimed],
+                    }
+                )
             case Placed(player=player, square=square):
                 out.append({"type": "place", "where": SQUARE_NAMES[square], "who": player})
             case Passed(first=True, under_caps=under):

@@ -29,9 +29,7 @@ __all__ = [
 ]
 
 #: The JSON of each pyramid, ``["PI", 1]``, by pyramid number (ghosts included).
-PYRAMID_JSON: Final[tuple[list[Any], ...]] = tuple(
-    [p.colour.code, int(p.size)] for p in PYRAMIDS
-)
+PYRAMID_JSON: Final[tuple[list[Any], ...]] = tuple([p.colour.code, int(p.size)] for p in PYRAMIDS)
 #: ``_CELLS[sq][pyramid][owner]``: the board cell ``[square, [pyramid(, owner)]]``.
 #: Shared by every entry that shows it: callers must copy before changing one.
 _CELLS: Final[tuple[tuple[tuple[list[Any], ...], ...], ...]] = tuple(
@@ -89,7 +87,8 @@ def state_dict(numplayers: int, variants: Sequence[str], stack: Sequence[Entry])
     cells: list[list[Any]] = []
     for index, entry in enumerate(stack):
         cells = (
-            board_cells(entry.position) if index == 0
+            board_cells(entry.position)
+            if index == 0
             else cells_after(stack[index - 1].position, entry, cells)
         )
         entries.append(entry_dict(entry, cells))

@@ -34,6 +34,7 @@ __all__ = ["BotCliError", "add_bot_commands"]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
+
 class BotCliError(StawvsError):
     """Bad input to a bot subcommand (code ``BAD_ARGUMENT``)."""
 
@@ -120,8 +121,11 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
     candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
     if args.json:
-        doc = {"player": game.currplayer, "best": str(candidates[0].move),
-               "candidates": [c.to_dict() for c in candidates]}
+        doc = {
+            "player": game.currplayer,
+            "best": str(candidates[0].move),
+            "candidates": [c.to_dict() for c in candidates],
+        }
         return {"-": json.dumps(doc) + "\n"}
     lines = [f"best: {candidates[0].move}", f"{'move':<10} {'visits':>7} {'value':>7}"]
     lines += [f"{c.move!s:<10} {c.visits:>7} {c.value:>7.3f}" for c in candidates]
@@ -138,8 +142,9 @@ def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
     def show(done: int, total: int) -> None:
         filled = width * done // total if total else width
         elapsed = time.monotonic() - started
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
-                     f"{elapsed:.0f}s")
+        stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games {elapsed:.0f}s"
+        )
         if done == total:
             stream.write("\n")
         stream.flush()
@@ -148,8 +153,9 @@ def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
 
 
 def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
-    lineup = _lineup(args.bot or [BotSpec.parse("mcts:seconds=0.25"), BotSpec.parse("greedy")],
-                     args.players)
+    lineup = _lineup(
+        args.bot or [BotSpec.parse("mcts:seconds=0.25"), BotSpec.parse("greedy")], args.players
+    )
     variants = _variants(args.variant)
     if args.games < 1:
         raise BotCliError(f"--games must be at least 1, not {args.games}")
@@ -158,17 +164,20 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     seed = _seed(args.seed)
     assert seed is not None
     progress = None if args.quiet else progress_bar(sys.stderr)
-    results = play_match(lineup, args.games, variants=variants, seed=seed, jobs=args.jobs,
-                         progress=progress)
+    results = play_match(
+        lineup, args.games, variants=variants, seed=seed, jobs=args.jobs, progress=progress
+    )
     if args.json:
         report = match_report(lineup, results, variants=variants, seed=seed)
         return {"-": json.dumps(report, indent=2, ensure_ascii=False) + "\n"}
     plies = sum(r.plies for r in results) / len(results)
-    return {"-": (
-        f"{len(lineup)} players, variants: {', '.join(variants) or 'none'}, seed {seed}, "
-        f"{len(results)} games, {plies:.1f} plies a game\n\n"
-        + format_table(summarise(lineup, results))
-    )}
+    return {
+        "-": (
+            f"{len(lineup)} players, variants: {', '.join(variants) or 'none'}, seed {seed}, "
+            f"{len(results)} games, {plies:.1f} plies a game\n\n"
+            + format_table(summarise(lineup, results))
+        )
+    }
 
 
 # -- play --------------------------------------------------------------------------
@@ -206,8 +215,15 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
 class _Session:
     """A terminal game: the person at ``seat`` types, the bots answer."""
 
-    def __init__(self, game: StawvsGame, bots: dict[int, Bot], names: list[str], seat: int,
-                 read: TextIO, write: TextIO) -> None:
+    def __init__(
+        self,
+        game: StawvsGame,
+        bots: dict[int, Bot],
+        names: list[str],
+        seat: int,
+        read: TextIO,
+        write: TextIO,
+    ) -> None:
         self.game, self.bots, self.names, self.seat = game, bots, names, seat
         self.read, self.write = read, write
         self.turns: list[int] = []  # the plies at which the person moved
@@ -267,8 +283,10 @@ class _Session:
             try:
                 game.move(text)
             except StawvsError as exc:
-                self.say(f"Not a legal move: {exc.message} [{exc.code}] "
-                         "(type moves for the legal moves, help for help)")
+                self.say(
+                    f"Not a legal move: {exc.message} [{exc.code}] "
+                    "(type moves for the legal moves, help for help)"
+                )
                 return True
             self.turns.append(before)
             self.say(board_text(game, names=self.names))
@@ -300,8 +318,9 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     def command(
         name: str, help_text: str, run: Callable[[argparse.Namespace, Transaction], Outputs]
     ) -> argparse.ArgumentParser:
-        parser: argparse.ArgumentParser = sub.add_parser(name, help=help_text,
-                                                         description=help_text)
+        parser: argparse.ArgumentParser = sub.add_parser(
+            name, help=help_text, description=help_text
+        )
         parser.set_defaults(run=run)
         return parser
 
@@ -310,39 +329,73 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
 
     hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)
     hint.add_argument("state", metavar="STATE", help="serialized state file, - for stdin")
-    hint.add_argument("--bot", type=_spec, default=BotSpec("mcts"), metavar="SPEC",
-                      help=bot_help + " (default: mcts)")
-    hint.add_argument("--seconds", type=_seconds, metavar="S",
-                      help="thinking time (default: 1, unless --iterations is given)")
+    hint.add_argument(
+        "--bot",
+        type=_spec,
+        default=BotSpec("mcts"),
+        metavar="SPEC",
+        help=bot_help + " (default: mcts)",
+    )
+    hint.add_argument(
+        "--seconds",
+        type=_seconds,
+        metavar="S",
+        help="thinking time (default: 1, unless --iterations is given)",
+    )
     hint.add_argument("--iterations", type=_whole, metavar="N", help="search iterations")
     hint.add_argument("--top", type=_whole, default=5, metavar="K", help="candidates shown")
     hint.add_argument("--seed", metavar="S", help="seed of the bot")
     hint.add_argument("--json", action="store_true", help="print JSON instead")
 
     arena = command("arena", "play games between bots and print their results", _cmd_arena)
-    arena.add_argument("--bot", type=_spec, action="append", metavar="SPEC",
-                       help=bot_help + "; once per seat, the last fills the rest "
-                       "(default: mcts:seconds=0.25 and greedy)")
-    arena.add_argument("--games", type=_whole, default=20, metavar="N",
-                       help="games to play (default 20; a multiple of the players keeps "
-                       "seats even)")
-    arena.add_argument("--players", type=_whole, metavar="N",
-                       help="2, 3 or 4 (default: one per --bot, at least 2)")
+    arena.add_argument(
+        "--bot",
+        type=_spec,
+        action="append",
+        metavar="SPEC",
+        help=bot_help + "; once per seat, the last fills the rest "
+        "(default: mcts:seconds=0.25 and greedy)",
+    )
+    arena.add_argument(
+        "--games",
+        type=_whole,
+        default=20,
+        metavar="N",
+        help="games to play (default 20; a multiple of the players keeps seats even)",
+    )
+    arena.add_argument(
+        "--players", type=_whole, metavar="N", help="2, 3 or 4 (default: one per --bot, at least 2)"
+    )
     arena.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
-    arena.add_argument("--seed", default="1", metavar="S",
-                       help="the same seed gives the same boards and bot seeds (default 1)")
-    arena.add_argument("--jobs", type=_whole, default=1, metavar="J",
-                       help="games played at once in separate processes (default 1)")
+    arena.add_argument(
+        "--seed",
+        default="1",
+        metavar="S",
+        help="the same seed gives the same boards and bot seeds (default 1)",
+    )
+    arena.add_argument(
+        "--jobs",
+        type=_whole,
+        default=1,
+        metavar="J",
+        help="games played at once in separate processes (default 1)",
+    )
     arena.add_argument("--json", action="store_true", help="print a JSON report instead")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
 
     play = command("play", "play a game against bots in the terminal", _cmd_play)
-    play.add_argument("--bot", type=_spec, action="append", metavar="SPEC",
-                      help=bot_help + "; once per bot seat, the last fills the rest "
-                      "(default: mcts)")
-    play.add_argument("--players", type=_whole, metavar="N",
-                      help="2, 3 or 4 (default: you and one per --bot)")
+    play.add_argument(
+        "--bot",
+        type=_spec,
+        action="append",
+        metavar="SPEC",
+        help=bot_help + "; once per bot seat, the last fills the rest (default: mcts)",
+    )
+    play.add_argument(
+        "--players", type=_whole, metavar="N", help="2, 3 or 4 (default: you and one per --bot)"
+    )
     play.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
-    play.add_argument("--seat", type=_whole, default=1, metavar="N",
-                      help="your seat: 1 plays first (default 1)")
+    play.add_argument(
+        "--seat", type=_whole, default=1, metavar="N", help="your seat: 1 plays first (default 1)"
+    )
     play.add_argument("--seed", metavar="S", help="the same seed gives the same board")

@@ -215,8 +215,10 @@ def _record_names(record: Any) -> list[str] | None:
 
 def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
     record = _load_json(io, args.record, "record")
-    if isinstance(record, dict) and "header" not in record and isinstance(
-        record.get("record"), dict
+    if (
+        isinstance(record, dict)
+        and "header" not in record
+        and isinstance(record.get("record"), dict)
     ):
         record = record["record"]  # a golden fixture file wraps its game's record
     initial = _read_text(io, args.initial, "initial state") if args.initial else None
@@ -266,15 +268,24 @@ def _add_state(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_view(parser: argparse.ArgumentParser, *, names: bool = True) -> None:
-    parser.add_argument("--ply", type=_whole_number, metavar="N",
-                        help="show stack entry N (0 = start, -1 = last) instead of the last")
+    parser.add_argument(
+        "--ply",
+        type=_whole_number,
+        metavar="N",
+        help="show stack entry N (0 = start, -1 = last) instead of the last",
+    )
     if names:
         parser.add_argument("--names", nargs="+", metavar="NAME", help="player names, in order")
 
 
 def _add_output(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("-o", "--output", default="-", metavar="OUT",
-                        help=f"write the {what} to OUT (default: standard output)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        metavar="OUT",
+        help=f"write the {what} to OUT (default: standard output)",
+    )
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -288,10 +299,16 @@ def _build_parser() -> argparse.ArgumentParser:
         return cmd
 
     new = command("new", "print the state of a new game", _cmd_new)
-    new.add_argument("--players", type=_whole_number, required=True, metavar="N",
-                     help="2, 3 or 4 players")
-    new.add_argument("--variant", action="extend", nargs="+", metavar="V",
-                     help="variants: hole, random, hey, finalfree, pieces-2")
+    new.add_argument(
+        "--players", type=_whole_number, required=True, metavar="N", help="2, 3 or 4 players"
+    )
+    new.add_argument(
+        "--variant",
+        action="extend",
+        nargs="+",
+        metavar="V",
+        help="variants: hole, random, hey, finalfree, pieces-2",
+    )
     new.add_argument("--seed", metavar="S", help="the same seed gives the same board")
     _add_output(new, "state")
 
@@ -326,10 +343,16 @@ def _build_parser() -> argparse.ArgumentParser:
     command("info", "print the game's metadata as JSON", _cmd_info)
 
     replay = command("replay", "replay a game record and show its end (or ply N)", _cmd_replay)
-    replay.add_argument("record", metavar="RECORD",
-                        help="game record JSON file (or a golden fixture file), - for stdin")
-    replay.add_argument("--initial", metavar="STATE",
-                        help="a state with the starting board, for records without one")
+    replay.add_argument(
+        "record",
+        metavar="RECORD",
+        help="game record JSON file (or a golden fixture file), - for stdin",
+    )
+    replay.add_argument(
+        "--initial",
+        metavar="STATE",
+        help="a state with the starting board, for records without one",
+    )
     _add_view(replay)
     replay.add_argument("--svg", metavar="OUT", help="also draw the position to OUT")
     replay.add_argument("--render", metavar="OUT", help="also write the render JSON to OUT")

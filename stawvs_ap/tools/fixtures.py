@@ -70,8 +70,15 @@ REFERENCE_RELATIVE: Final = "fixtures/reference/games.jsonl.gz"
 FORMAT: Final = 1
 #: The variant sets of the reference games; every one is played with 2, 3 and 4 players.
 VARIANT_SETS: Final[tuple[tuple[str, ...], ...]] = (
-    (), ("hole",), ("random",), ("hey",), ("finalfree",), ("pieces-2",),
-    ("hole", "hey"), ("random", "finalfree", "pieces-2"), ("hey", "finalfree"),
+    (),
+    ("hole",),
+    ("random",),
+    ("hey",),
+    ("finalfree",),
+    ("pieces-2",),
+    ("hole", "hey"),
+    ("random", "finalfree", "pieces-2"),
+    ("hey", "finalfree"),
 )
 SEEDS: Final = (1, 2)
 NAMES: Final = ("Alice", "Bob", "Carol", "Dave")
@@ -114,11 +121,15 @@ def golden_specs() -> list[GoldenSpec]:
     one game for each ending outside the rules."""
     specs = [
         GoldenSpec(n, variants, seed)
-        for n in (2, 3, 4) for variants in VARIANT_SETS for seed in SEEDS
+        for n in (2, 3, 4)
+        for variants in VARIANT_SETS
+        for seed in SEEDS
     ]
     specs += [
-        GoldenSpec(2, (), 3, "resign"), GoldenSpec(3, ("hole",), 3, "timeout"),
-        GoldenSpec(4, ("hey",), 3, "draw"), GoldenSpec(3, ("random",), 3, "abandoned"),
+        GoldenSpec(2, (), 3, "resign"),
+        GoldenSpec(3, ("hole",), 3, "timeout"),
+        GoldenSpec(4, ("hey",), 3, "draw"),
+        GoldenSpec(3, ("random",), 3, "abandoned"),
     ]
     return specs
 
@@ -143,8 +154,11 @@ def state_digest(game: StawvsGame) -> str:
     del top["_timestamp"]
     top["board"] = {**top["board"], "value": sorted(top["board"]["value"])}
     canonical = {
-        "numplayers": game.numplayers, "variants": game.variants,
-        "gameover": game.gameover, "winner": game.winner, "top": top,
+        "numplayers": game.numplayers,
+        "variants": game.variants,
+        "gameover": game.gameover,
+        "winner": game.winner,
+        "top": top,
     }
     return hashlib.sha256(canonical_json(canonical).encode("utf-8")).hexdigest()
 
@@ -164,13 +178,22 @@ def play_golden(spec: GoldenSpec) -> dict[str, Any]:
         else:
             move = rng.choice(legal)
         apply_move_or_ending(game, move, player)
-        plies.append({
-            "ply": len(plies) + 1, "player": player, "legal": len(legal), "move": move,
-            "scores": game.position.scores(), "digest": state_digest(game),
-        })
+        plies.append(
+            {
+                "ply": len(plies) + 1,
+                "player": player,
+                "legal": len(legal),
+                "move": move,
+                "scores": game.position.scores(),
+                "digest": state_digest(game),
+            }
+        )
     return {
-        "format": FORMAT, "numplayers": spec.numplayers, "variants": list(spec.variants),
-        "seed": spec.seed, "ending": spec.ending,
+        "format": FORMAT,
+        "numplayers": spec.numplayers,
+        "variants": list(spec.variants),
+        "seed": spec.seed,
+        "ending": spec.ending,
         "record": game.gen_record(uid=spec.filename[:-5], players=spec.players()),
         "plies": plies,
     }
@@ -178,8 +201,11 @@ def play_golden(spec: GoldenSpec) -> dict[str, Any]:
 
 def fixture_text(fixture: dict[str, Any]) -> str:
     """The file text of a fixture: valid JSON, one ply per line for readable diffs."""
-    head = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
-            for k, v in fixture.items() if k != "plies"]
+    head = [
+        f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+        for k, v in fixture.items()
+        if k != "plies"
+    ]
     plies = ",\n".join(f"    {json.dumps(p)}" for p in fixture["plies"])
     return "{\n" + ",\n".join(head) + ',\n  "plies": [\n' + plies + "\n  ]\n}\n"
 
@@ -211,16 +237,21 @@ def check_golden_file(path: Path) -> list[str]:
     name = path.name
     try:
         fixture = json.loads(path.read_text(encoding="utf-8"))
-        spec = GoldenSpec(fixture["numplayers"], tuple(fixture["variants"]), fixture["seed"],
-                          fixture.get("ending"))
+        spec = GoldenSpec(
+            fixture["numplayers"],
+            tuple(fixture["variants"]),
+            fixture["seed"],
+            fixture.get("ending"),
+        )
         record, plies = fixture["record"], fixture["plies"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return [f"{name}: cannot read the fixture: {exc}"]
     game = StawvsGame(spec.numplayers, list(spec.variants), seed=spec.seed, clock=FakeClock())
     start = format_board(game.position.board)
     if start != record["header"].get("startingPosition"):
-        return [f"{name}: " + _diff("seed's board", record["header"].get("startingPosition"),
-                                    start)]
+        return [
+            f"{name}: " + _diff("seed's board", record["header"].get("startingPosition"), start)
+        ]
     for ply in plies:
         where = f"{name} ply {ply['ply']} (player {ply['player']}, {ply['move']!r})"
         legal = len(game.moves())
@@ -343,16 +374,31 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path | None]:
 def main(argv: Sequence[str] | None = None) -> int:
     """``regenerate`` or ``check`` the golden fixtures; 0 on success, 1 on differences,
     2 (one line on standard error) when there is no folder to use or it is refused."""
-    parser = argparse.ArgumentParser(prog="python -m stawvs_ap.tools.fixtures", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m stawvs_ap.tools.fixtures",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("mode", choices=("regenerate", "check"))
-    parser.add_argument("--dir", type=Path, default=None,
-                        help=f"golden fixture folder (default: {GOLDEN_RELATIVE} in a checkout)")
-    parser.add_argument("--reference", type=Path, default=None, metavar="FILE",
-                        help=f"reference games to check (default: {REFERENCE_RELATIVE} in a "
-                        "checkout; none elsewhere)")
-    parser.add_argument("--no-reference", action="store_true",
-                        help="check only the golden games, not the reference games")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help=f"golden fixture folder (default: {GOLDEN_RELATIVE} in a checkout)",
+    )
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"reference games to check (default: {REFERENCE_RELATIVE} in a "
+        "checkout; none elsewhere)",
+    )
+    parser.add_argument(
+        "--no-reference",
+        action="store_true",
+        help="check only the golden games, not the reference games",
+    )
     args = parser.parse_args(argv)
     try:
         directory, reference = _paths(args)
@@ -367,9 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} difference(s): if the change is intended, run "
-              "'python -m stawvs_ap.tools.fixtures regenerate' and review the diff",
-              file=sys.stderr)
+        print(
+            f"{len(problems)} difference(s): if the change is intended, run "
+            "'python -m stawvs_ap.tools.fixtures regenerate' and review the diff",
+            file=sys.stderr,
+        )
         return 1
     checked = "golden and reference game" if reference is not None else "golden game"
     print(f"every {checked} replays as recorded")

@@ -76,8 +76,10 @@ def _error(rid: object, code: int, message: str, data: dict[str, Any] | None = N
 
 
 def _valid_id(rid: object) -> bool:
-    return rid is None or isinstance(rid, str) or (
-        isinstance(rid, int | float) and not isinstance(rid, bool)
+    return (
+        rid is None
+        or isinstance(rid, str)
+        or (isinstance(rid, int | float) and not isinstance(rid, bool))
     )
 
 
@@ -169,7 +171,8 @@ def serve_lines(
             if len(line) > max_line_bytes and not line.endswith(b"\n"):
                 _discard_line(source)
                 reply: str | None = _error(
-                    None, INVALID_REQUEST,
+                    None,
+                    INVALID_REQUEST,
                     f"the request line is longer than {max_line_bytes} bytes",
                     {"limit": max_line_bytes},
                 )

@@ -319,9 +319,7 @@ class Transaction:
         except ValueError:  # a closed standard input
             raise FileError(f"cannot read {what} {where}: it is closed") from None
         if len(data) > self.limit:
-            raise FileError(
-                f"cannot read {what} {where}: it is larger than {self.limit:,} bytes"
-            )
+            raise FileError(f"cannot read {what} {where}: it is larger than {self.limit:,} bytes")
         return data
 
     def _read_stdin(self) -> bytes:

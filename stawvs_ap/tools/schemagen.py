@@ -55,9 +55,7 @@ ROW_COL: Final[Schema] = {
     "additionalProperties": False,
 }
 _SQ: Final = "[a-h][1-8]"
-MOVE_PATTERN: Final = (
-    f"^({_SQ}(-{_SQ}(,{_SQ})?)?|pass|{'|'.join(ENDINGS)})$"
-)
+MOVE_PATTERN: Final = f"^({_SQ}(-{_SQ}(,{_SQ})?)?|pass|{'|'.join(ENDINGS)})$"
 STARTING_POSITION_PATTERN: Final = r"^([.]|(PI|BL|GR|OR)[123]){8}(/([.]|(PI|BL|GR|OR)[123]){8}){7}$"
 
 
@@ -91,8 +89,9 @@ def result_defs() -> Schema:
     """The result objects Stawvs writes (CONTRACT §5), one ``$defs`` entry per type."""
     const = _const
     return {
-        "place": _obj({"type": const("place"), "where": SQUARE, "who": PLAYER},
-                      ["type", "where", "who"]),
+        "place": _obj(
+            {"type": const("place"), "where": SQUARE, "who": PLAYER}, ["type", "where", "who"]
+        ),
         "move": _obj(
             {
                 "type": const("move"),
@@ -109,7 +108,8 @@ def result_defs() -> Schema:
             {
                 "type": const("announce"),
                 "payload": {
-                    "type": "array", "maxItems": 3,
+                    "type": "array",
+                    "maxItems": 3,
                     "items": {"type": "string", "pattern": PYRAMID_NAME},
                 },
             },
@@ -133,10 +133,14 @@ def result_defs() -> Schema:
 
 def result_schema() -> Schema:
     defs = result_defs()
-    return _document("result", "Stawvs move result", {
-        "$defs": defs,
-        "oneOf": [{"$ref": f"#/$defs/{name}"} for name in defs],
-    })
+    return _document(
+        "result",
+        "Stawvs move result",
+        {
+            "$defs": defs,
+            "oneOf": [{"$ref": f"#/$defs/{name}"} for name in defs],
+        },
+    )
 
 
 # --------------------------------------------------------------------------
@@ -156,8 +160,12 @@ def state_schema() -> Schema:
     # (anyOf, not oneOf: the branches differ in length, and anyOf stops at the first match)
     defs["cell"] = {
         "anyOf": [
-            {"type": "array", "prefixItems": [{"$ref": "#/$defs/pyramid"}],
-             "minItems": 1, "maxItems": 1},
+            {
+                "type": "array",
+                "prefixItems": [{"$ref": "#/$defs/pyramid"}],
+                "minItems": 1,
+                "maxItems": 1,
+            },
             _pair(board_pyramid, {"$ref": "#/$defs/player"}),
         ]
     }
@@ -174,15 +182,21 @@ def state_schema() -> Schema:
         "anyOf": [{"$ref": f"#/$defs/result_{name}"} for name in result_defs()]
     }
     entry["_timestamp"] = {
-        "type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$"
+        "type": "string",
+        "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$",
     }
     entry["currplayer"] = {"$ref": "#/$defs/player"}
     entry["lastmove"] = {"type": "string", "pattern": MOVE_PATTERN}
     entry["eliminated"] = {
-        "type": "array", "items": {"$ref": "#/$defs/player"}, "uniqueItems": True, "maxItems": 4
+        "type": "array",
+        "items": {"$ref": "#/$defs/player"},
+        "uniqueItems": True,
+        "maxItems": 4,
     }
     entry["captured"] = {
-        "type": "array", "minItems": 2, "maxItems": 4,
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 4,
         "items": {"type": "array", "items": {"$ref": "#/$defs/pyramid"}, "maxItems": 60},
     }
 
@@ -191,7 +205,10 @@ def state_schema() -> Schema:
     top["numplayers"] = {"type": "integer", "minimum": 2, "maximum": 4}
     top["variants"] = {"type": "array", "items": {"enum": list(VARIANTS)}, "uniqueItems": True}
     top["winner"] = {
-        "type": "array", "items": {"$ref": "#/$defs/player"}, "uniqueItems": True, "maxItems": 4
+        "type": "array",
+        "items": {"$ref": "#/$defs/player"},
+        "uniqueItems": True,
+        "maxItems": 4,
     }
     schema.pop("title", None)
     return _document("state", "Stawvs serialized state", schema)
@@ -219,10 +236,18 @@ def render_schema() -> Schema:
     cell = {
         "anyOf": [
             {"type": "array", "maxItems": 0},
-            {"type": "array", "prefixItems": [{"pattern": f"^{pyramid_key}$"}],
-             "minItems": 1, "maxItems": 1},
-            {"type": "array", "minItems": 2, "maxItems": 2,
-             "prefixItems": [{"pattern": f"^({pyramid_key}|GH[123])$"}, {"pattern": "^P[1-4]$"}]},
+            {
+                "type": "array",
+                "prefixItems": [{"pattern": f"^{pyramid_key}$"}],
+                "minItems": 1,
+                "maxItems": 1,
+            },
+            {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 2,
+                "prefixItems": [{"pattern": f"^({pyramid_key}|GH[123])$"}, {"pattern": "^P[1-4]$"}],
+            },
         ],
         "items": {"type": "string"},
     }
@@ -232,41 +257,65 @@ def render_schema() -> Schema:
             "type": {"const": "localStash"},
             "label": {"type": "string"},
             "stash": {
-                "type": "array", "minItems": 1, "maxItems": 60,
-                "items": {"type": "array", "minItems": 1, "maxItems": 3,
-                          "items": {"type": "string", "pattern": f"^{pyramid_key}c$"}},
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 60,
+                "items": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 3,
+                    "items": {"type": "string", "pattern": f"^{pyramid_key}c$"},
+                },
             },
         },
         ["type", "label", "stash"],
     )
     annotation = {
         "oneOf": [
-            _obj({"type": {"enum": ["enter", "exit"]}, "targets": {**targets, "maxItems": 1}},
-                 ["type", "targets"]),
-            _obj({"type": {"const": "move"}, "style": {"const": "dashed"},
-                  "targets": {**targets, "minItems": 2}}, ["type", "targets"]),
-            _obj({"type": {"const": "glyph"}, "glyph": {"const": "note"},
-                  "targets": {**targets, "maxItems": 1}}, ["type", "glyph", "targets"]),
+            _obj(
+                {"type": {"enum": ["enter", "exit"]}, "targets": {**targets, "maxItems": 1}},
+                ["type", "targets"],
+            ),
+            _obj(
+                {
+                    "type": {"const": "move"},
+                    "style": {"const": "dashed"},
+                    "targets": {**targets, "minItems": 2},
+                },
+                ["type", "targets"],
+            ),
+            _obj(
+                {
+                    "type": {"const": "glyph"},
+                    "glyph": {"const": "note"},
+                    "targets": {**targets, "maxItems": 1},
+                },
+                ["type", "glyph", "targets"],
+            ),
         ]
     }
-    return _document("render", "Stawvs render", {
-        "$defs": {"cell": cell, "rowCol": ROW_COL},
-        **_obj(
-            {
-                "renderer": {"const": "stacking-expanding"},
-                "board": {"const": {"style": "squares", "width": 8, "height": 8}},
-                "legend": {
-                    "type": "object",
-                    "propertyNames": {"pattern": f"^({pyramid_key}c?|GH[123]|P[1-4]|note)$"},
-                    "additionalProperties": glyph,
+    return _document(
+        "render",
+        "Stawvs render",
+        {
+            "$defs": {"cell": cell, "rowCol": ROW_COL},
+            **_obj(
+                {
+                    "renderer": {"const": "stacking-expanding"},
+                    "board": {"const": {"style": "squares", "width": 8, "height": 8}},
+                    "legend": {
+                        "type": "object",
+                        "propertyNames": {"pattern": f"^({pyramid_key}c?|GH[123]|P[1-4]|note)$"},
+                        "additionalProperties": glyph,
+                    },
+                    "pieces": {"type": "array", "items": row, "minItems": 8, "maxItems": 8},
+                    "areas": {"type": "array", "items": stash_area, "minItems": 1, "maxItems": 4},
+                    "annotations": {"type": "array", "items": annotation, "minItems": 1},
                 },
-                "pieces": {"type": "array", "items": row, "minItems": 8, "maxItems": 8},
-                "areas": {"type": "array", "items": stash_area, "minItems": 1, "maxItems": 4},
-                "annotations": {"type": "array", "items": annotation, "minItems": 1},
-            },
-            ["renderer", "board", "legend", "pieces"],
-        ),
-    })
+                ["renderer", "board", "legend", "pieces"],
+            ),
+        },
+    )
 
 
 # --------------------------------------------------------------------------
@@ -298,8 +347,10 @@ def gamerecord_schema() -> Schema:
     player = {
         "type": "object",
         "properties": {
-            "name": {"type": "string"}, "userid": {"type": "string"},
-            "score": {"type": "number"}, "is_ai": {"type": "boolean"},
+            "name": {"type": "string"},
+            "userid": {"type": "string"},
+            "score": {"type": "number"},
+            "is_ai": {"type": "boolean"},
             "result": {"type": "integer"},
         },
         "required": ["name", "result"],
@@ -312,10 +363,12 @@ def gamerecord_schema() -> Schema:
                 {
                     "move": {"type": "string", "pattern": MOVE_PATTERN},
                     "sequence": {"type": "integer"},
-                    "result": {"anyOf": [
-                        {"type": "string"},
-                        {"type": "array", "items": {"type": "object"}},
-                    ]},
+                    "result": {
+                        "anyOf": [
+                            {"type": "string"},
+                            {"type": "array", "items": {"type": "object"}},
+                        ]
+                    },
                 },
                 ["move"],
             ),
@@ -336,18 +389,33 @@ def gamerecord_schema() -> Schema:
             "site": _obj(
                 {"name": {"type": "string"}, "gameid": {"type": ["string", "number"]}}, ["name"]
             ),
-            "date-start": date, "date-end": date, "date-generated": date,
-            "unrated": {"type": "boolean"}, "pied": {"type": "boolean"},
+            "date-start": date,
+            "date-end": date,
+            "date-generated": date,
+            "unrated": {"type": "boolean"},
+            "pied": {"type": "boolean"},
             "players": {"type": "array", "items": player, "minItems": 2, "maxItems": 4},
             "startingPosition": {"type": "string", "pattern": STARTING_POSITION_PATTERN},
         },
-        "required": ["game", "site", "date-start", "date-end", "date-generated", "players",
-                     "startingPosition"],
+        "required": [
+            "game",
+            "site",
+            "date-start",
+            "date-end",
+            "date-generated",
+            "players",
+            "startingPosition",
+        ],
     }
-    rounds = {"type": "array", "items": {"type": "array", "items": move, "minItems": 1,
-                                         "maxItems": 4}}
-    return _document("gamerecord", "Stawvs game record",
-                     _obj({"header": header, "moves": rounds}, ["header", "moves"]))
+    rounds = {
+        "type": "array",
+        "items": {"type": "array", "items": move, "minItems": 1, "maxItems": 4},
+    }
+    return _document(
+        "gamerecord",
+        "Stawvs game record",
+        _obj({"header": header, "moves": rounds}, ["header", "moves"]),
+    )
 
 
 def build_schemas() -> dict[str, Schema]:
@@ -372,11 +440,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``--check``, 2 (one line on standard error) when there is no folder to use or
     it is refused."""
     parser = argparse.ArgumentParser(
-        prog="python -m stawvs_ap.tools.schemagen", description=__doc__,
+        prog="python -m stawvs_ap.tools.schemagen",
+        description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--out", type=Path, default=None,
+        "--out",
+        type=Path,
+        default=None,
         help=f"directory (default: {SCHEMA_RELATIVE} in a checkout)",
     )
     parser.add_argument("--check", action="store_true", help="only report files that are stale")

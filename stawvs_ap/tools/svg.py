@@ -122,8 +122,15 @@ def _cap(cx: float, cy: float, radius: float, player: int) -> list[str]:
         f'stroke-width="{_num(max(1.0, radius * 0.22))}"/>',
         f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius * 1.12)}" fill="none" '
         f'stroke="#212121" stroke-width="1"/>',
-        _text(cx, cy + radius * 0.42, str(player), font_size=radius * 1.15,
-              text_anchor="middle", font_weight="bold", fill=ink),
+        _text(
+            cx,
+            cy + radius * 0.42,
+            str(player),
+            font_size=radius * 1.15,
+            text_anchor="middle",
+            font_weight="bold",
+            fill=ink,
+        ),
     ]
 
 
@@ -144,10 +151,26 @@ def _board(canvas: _Canvas, position: Position) -> list[str]:
     )
     font = sq_size * 0.28
     for i in range(8):
-        out.append(_text(left - font * 0.8, top + (i + 0.5) * sq_size + font * 0.35, str(8 - i),
-                         font_size=font, text_anchor="middle", fill="#5d4037"))
-        out.append(_text(left + (i + 0.5) * sq_size, canvas.board_bottom + font * 1.2, FILES[i],
-                         font_size=font, text_anchor="middle", fill="#5d4037"))
+        out.append(
+            _text(
+                left - font * 0.8,
+                top + (i + 0.5) * sq_size + font * 0.35,
+                str(8 - i),
+                font_size=font,
+                text_anchor="middle",
+                fill="#5d4037",
+            )
+        )
+        out.append(
+            _text(
+                left + (i + 0.5) * sq_size,
+                canvas.board_bottom + font * 1.2,
+                FILES[i],
+                font_size=font,
+                text_anchor="middle",
+                fill="#5d4037",
+            )
+        )
     out.append("</g>")
     return out
 
@@ -170,8 +193,9 @@ def _pieces(canvas: _Canvas, position: Position) -> list[str]:
             radius = sq_size * 0.17
             apex = base - width * 1.05
             top = cy - sq_size / 2
-            out.extend(_cap(cx, max(apex - radius * 0.4, top + radius + sq_size * 0.03),
-                            radius, player))
+            out.extend(
+                _cap(cx, max(apex - radius * 0.4, top + radius + sq_size * 0.03), radius, player)
+            )
     out.append("</g>")
     return out
 
@@ -215,8 +239,14 @@ def _move_arrow(canvas: _Canvas, move: Move) -> list[str]:
         f'<circle class="claimed" cx="{_num(tx)}" cy="{_num(ty)}" r="{_num(sq_size * 0.36)}" '
         f'fill="#ffffff" fill-opacity="0.6" stroke="{_MOVE_COLOUR}" '
         f'stroke-width="{_num(width * 0.5)}"/>',
-        _text(tx, ty + sq_size * 0.17, "\u2718", font_size=sq_size * 0.5,
-              text_anchor="middle", fill=_MOVE_COLOUR),
+        _text(
+            tx,
+            ty + sq_size * 0.17,
+            "\u2718",
+            font_size=sq_size * 0.5,
+            text_anchor="middle",
+            fill=_MOVE_COLOUR,
+        ),
         "</g>",
     ]
 
@@ -283,8 +313,16 @@ def _collections(
                 out.extend(_stack(cx, y, unit, stack))
                 if len(stack) == 3:
                     tree_points = 7 if len({p // 3 for p in stack}) == 1 else 5
-                    out.append(_text(cx, y + font * 0.95, str(tree_points),
-                                     font_size=font * 0.75, text_anchor="middle", fill="#424242"))
+                    out.append(
+                        _text(
+                            cx,
+                            y + font * 0.95,
+                            str(tree_points),
+                            font_size=font * 0.75,
+                            text_anchor="middle",
+                            fill="#424242",
+                        )
+                    )
             y += font * (1.0 if any(len(stack) == 3 for stack in line) else 0.3)
     out.append("</g>")
     return out, y
@@ -354,8 +392,17 @@ def board_svg(
     canvas = _Canvas(size)
     body: list[str] = []
     status = _status(position, winners, labels)
-    body.append(_text(canvas.margin, canvas.top * 0.62, status, font_size=canvas.square * 0.34,
-                      font_family="sans-serif", font_weight="bold", fill="#212121"))
+    body.append(
+        _text(
+            canvas.margin,
+            canvas.top * 0.62,
+            status,
+            font_size=canvas.square * 0.34,
+            font_family="sans-serif",
+            font_weight="bold",
+            fill="#212121",
+        )
+    )
     body.extend(_board(canvas, position))
     body.extend(_highlights(canvas, move))
     body.extend(_pieces(canvas, position))

@@ -41,8 +41,9 @@ def square_token(position: Position, sq: int) -> str:
 def _board_lines(position: Position) -> list[str]:
     lines = []
     for row in range(8):
-        cells = "".join(square_token(position, row * 8 + col).ljust(_CELL_WIDTH)
-                        for col in range(8))
+        cells = "".join(
+            square_token(position, row * 8 + col).ljust(_CELL_WIDTH) for col in range(8)
+        )
         lines.append(f"{8 - row}  {cells}".rstrip())
     lines.append("   " + "".join(f.ljust(_CELL_WIDTH) for f in FILES).rstrip())
     return lines
