@@ -30,7 +30,7 @@ from .textboard import board_text
 
 Outputs = dict[str, str]
 
-__all__ = ["BotCliError", "add_bot_commands"]
+__all__ = ["BotCliError", "add_bot_commands", "seed_of"]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
@@ -69,7 +69,8 @@ def _spec(text: str) -> BotSpec:
         raise argparse.ArgumentTypeError(exc.message) from None
 
 
-def _seed(text: str | None) -> int | str | None:
+def seed_of(text: str | None) -> int | str | None:
+    """A seed as given: a whole number is used as a number, anything else as text."""
     if text is None:
         return None
     try:
@@ -117,7 +118,7 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     game = _load(io, args.state)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
-    bot = args.bot.make(_seed(args.seed))
+    bot = args.bot.make(seed_of(args.seed))
     seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
     candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
     if args.json:
@@ -161,7 +162,7 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
         raise BotCliError(f"--games must be at least 1, not {args.games}")
     if args.jobs < 1:
         raise BotCliError(f"--jobs must be at least 1, not {args.jobs}")
-    seed = _seed(args.seed)
+    seed = seed_of(args.seed)
     assert seed is not None
     progress = None if args.quiet else progress_bar(sys.stderr)
     results = play_match(
@@ -198,8 +199,8 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     players = len(lineup) + 1
     if not 1 <= args.seat <= players:
         raise BotCliError(f"--seat must be 1 to {players}, not {args.seat}")
-    game = StawvsGame.new(players, _variants(args.variant), seed=_seed(args.seed))
-    seed = _seed(args.seed)
+    game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
+    seed = seed_of(args.seed)
     bots: dict[int, Bot] = {}
     names = ["You"] * players
     others = iter(lineup)

@@ -33,7 +33,7 @@ from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
 from ..state.format import MAX_STATE_BYTES
-from .botcli import add_bot_commands
+from .botcli import add_bot_commands, seed_of
 from .safe_io import (
     FileError,
     Interrupted,
@@ -144,23 +144,13 @@ def _show_ply(game: StawvsGame, ply: int | None) -> StawvsGame:
     return game
 
 
-def _seed(text: str | None) -> int | str | None:
-    """A seed as given: a whole number is used as a number, anything else as text."""
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 # -- subcommands ------------------------------------------------------------------
 # Each returns its outputs, ``path: text`` (``-``: standard output), for main to
 # write together.
 
 
 def _cmd_new(args: argparse.Namespace, io: Transaction) -> Outputs:
-    game = StawvsGame(args.players, variants=args.variant or [], seed=_seed(args.seed))
+    game = StawvsGame(args.players, variants=args.variant or [], seed=seed_of(args.seed))
     return {args.output: game.serialize() + "\n"}
 
 
