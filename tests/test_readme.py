@@ -35,3 +35,15 @@ def test_the_readme_lists_every_error_code_and_no_other() -> None:
     listed = set(re.findall(r"^\| (.*?) \|", table, re.M)) - {"code", "---"}
     codes = {code.strip("`") for row in listed for code in row.split(", ")}
     assert codes == {str(code) for code in ErrorCode}
+
+
+def test_the_set_up_example_shows_what_the_replay_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from stawvs_ap.tools.cli import main
+
+    command = "stawvs-ap replay fixtures/golden/2p-default-seed-1.json"
+    block = README.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    root = Path(__file__).resolve().parent.parent
+    assert main(["replay", str(root / "fixtures/golden/2p-default-seed-1.json")]) == 0
+    assert capsys.readouterr().out == block
