@@ -8,12 +8,9 @@ of seconds, a number of iterations, or both (whichever runs out first).
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..core.moves import Move
@@ -94,23 +91,6 @@ def only_move(position: Position) -> Move | None:
     if first is None or next(moves, None) is not None:
         return None
     return first
-
-
-@contextmanager
-def no_gc_pauses() -> Iterator[None]:
-    """Keep the cyclic garbage collector off while searching.
-
-    Search trees hold thousands of objects; a full collection in the middle
-    of a search can take tens of milliseconds and break a time budget. Our
-    trees hold no reference cycles, so reference counting frees them anyway.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Bot(ABC):

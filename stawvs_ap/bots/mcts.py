@@ -34,9 +34,10 @@ import math
 from collections import deque
 from heapq import heapify, heappop
 
+from ..core.collector import collector_paused
 from ..core.moves import Move
 from ..core.position import Position
-from .base import Bot, Budget, Candidate, no_gc_pauses, now
+from .base import Bot, Budget, Candidate, now
 from .knowledge import MOVE_BITS, evaluate, move_priors, prior_move, rank_entry
 from .simulate import estimate_rewards, heuristic_playout, rewards
 
@@ -140,7 +141,7 @@ class MCTSBot(Bot):
         if root.untried is None and not root.children:
             root.untried = self._root_order(position, start + ROOT_SHARE * (deadline - start))
         done = 0
-        with no_gc_pauses():
+        with collector_paused():
             while done < limit:
                 self._iterate(root)
                 done += 1

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 
+from ..core.collector import collector_paused
 from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position
-from .base import Bot, Budget, Candidate, no_gc_pauses, now
+from .base import Bot, Budget, Candidate, now
 
 __all__ = ["UCTBot"]
 
@@ -62,7 +63,7 @@ class UCTBot(Bot):
         limit = budget.limit()
         rng = self.rng
         root = self._new_node(position, None, 0)
-        with no_gc_pauses():
+        with collector_paused():
             for _ in range(limit):
                 node = root
                 path = [node]

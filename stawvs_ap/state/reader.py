@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any, Final
 
+from ..core.collector import collector_paused
 from ..core.moves import Move, MoveSyntaxError
 from ..errors import InvalidStateError
 from .checks import GameState, load_checked
@@ -22,7 +23,6 @@ from .format import (
     INTEGER_JSON,
     MAX_STATE_BYTES,
     check_sizes,
-    collector_paused,
     read_document,
 )
 from .timestamps import is_timestamp
