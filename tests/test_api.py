@@ -416,3 +416,26 @@ def test_a_game_from_a_sparse_starting_board_records_its_whole_position() -> Non
     stamps = [entry["_timestamp"] for entry in again.state()["stack"]]
     assert stamps[-1] == record["header"]["date-end"]
     assert set(stamps[:-1]) == {record["header"]["date-start"]}
+
+
+@settings(max_examples=scaled(200), deadline=None)
+@given(st.integers(2, 4), st.sampled_from(VARIANT_SETS), st.integers(0, 10**6), st.data())
+def test_the_judge_s_inline_path_checks_are_can_slide_and_can_claim(
+    numplayers: int, variants: tuple[str, ...], seed: int, data: st.DataObject
+) -> None:
+    """Position.problem writes the slide and claim checks out inline (a move is
+    judged on every call); they must say what can_slide and can_claim say."""
+    game = play_random(new_game(numplayers, variants, seed), random.Random(seed), 40)
+    position = game.position
+    caps = position.cap_squares(position.currplayer)
+    if position.mode != "collect" or not caps or position.currplayer in position.eliminated:
+        return
+    source = data.draw(st.sampled_from(caps))
+    dest, target = (Square(data.draw(st.integers(0, 63))) for _ in range(2))
+    problem = position.problem(Move(source, dest, target))
+    if not position.can_slide(source, dest):
+        assert problem == ErrorCode.BAD_MOVE
+    elif not position.can_claim(source, dest, target):
+        assert problem in (ErrorCode.BAD_CLAIM, ErrorCode.BAD_CLAIM_HEY)
+    else:
+        assert problem is None
