@@ -163,12 +163,18 @@ def test_mcts_reuses_the_subtree_of_the_position_reached() -> None:
 def test_time_budgets_are_kept(make: type[Bot]) -> None:
     # 10% and a few milliseconds is the promise; the machine running the tests
     # may be shared, so allow some more, but far less than the budget itself.
+    # A bot that overruns does so every time; one stall of a shared machine (the
+    # process descheduled, a collection after the search) does not repeat, so
+    # an overrun is measured once more before it counts.
     budget = 0.15
     for _, game in POSITIONS[4::8]:
-        started = time.perf_counter()
-        move = make(seed=1).choose(game, seconds=budget)
-        took = time.perf_counter() - started
-        assert game.is_legal(move)
+        for _attempt in range(2):
+            started = time.perf_counter()
+            move = make(seed=1).choose(game, seconds=budget)
+            took = time.perf_counter() - started
+            assert game.is_legal(move)
+            if took <= budget * 1.1 + 0.04:
+                break
         assert took <= budget * 1.1 + 0.04, (make, took)
 
 
