@@ -12,25 +12,28 @@ import random
 import time
 import zlib
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from stawvs_ap import Move, Position, StawvsGame
 from stawvs_ap.bots import BOTS, Bot, Candidate, GreedyBot, MCTSBot, RandomBot, UCTBot
 from stawvs_ap.bots.knowledge import (
+    TEMPO,
     collection_counts,
     count_score,
     evaluate,
+    held_counts,
     kind_values,
     move_priors,
+    player_values,
     potential,
     prior_move,
 )
-from stawvs_ap.bots.simulate import estimate_rewards, heuristic_playout, rewards
+from stawvs_ap.bots.simulate import estimate_rewards, policy_move, policy_playout, rewards
 from stawvs_ap.core.moves import PASS
 from stawvs_ap.core.playout import random_move
 from stawvs_ap.core.scoring import score
-from stawvs_ap.core.squares import SQUARES
 from stawvs_ap.errors import IllegalMoveError
 
 VARIANT_SETS = [
@@ -144,6 +147,53 @@ def test_a_sequence_of_moves_with_tree_reuse_is_reproducible() -> None:
     assert play(5) == play(5)
 
 
+def _tree(bot: MCTSBot) -> Iterator[Any]:
+    stack = [bot._root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_mcts_backs_up_the_best_childs_values_for_the_player_to_move(players: int) -> None:
+    # Implicit minimax (max-n): a node with children is worth what its best child
+    # is worth, "best" as the player to move at the node sees it.
+    game = _random_game(players, (), seed=players, plies=4 * players + 3)
+    bot = MCTSBot(seed=1)
+    bot.choose(game, iterations=400)
+    inner = [node for node in _tree(bot) if node.children]
+    assert len(inner) > 10
+    for node in inner:
+        me = node.position.currplayer - 1
+        assert node.values == max((c.values for c in node.children), key=lambda v: v[me])
+
+
+def test_mcts_ranks_a_busy_nodes_untried_moves_by_evaluation() -> None:
+    game = _random_game(2, (), seed=5, plies=12)
+    bot = MCTSBot(seed=1, rerank_after=3)
+    bot.choose(game, iterations=300)
+    busy = [n for n in _tree(bot) if n.move is not None and n.visits > 3 and n.untried]
+    assert busy
+    for node in busy:
+        player = node.position.currplayer
+        values = {
+            entry: evaluate(node.position.play(prior_move(entry))[0], player)
+            for entry in node.untried
+        }
+        best = min(node.untried)
+        assert values[best] == pytest.approx(max(values.values()), abs=1 / 256)
+
+
+def test_the_player_to_move_is_credited_with_the_tempo() -> None:
+    _, game = POSITIONS[1]
+    position = game.position
+    assert position.mode == "collect" and position.currplayer == 2
+    other = position.replace(currplayer=1)
+    assert player_values(position)[1] - player_values(other)[1] == pytest.approx(TEMPO)
+    assert player_values(other)[0] - player_values(position)[0] == pytest.approx(TEMPO)
+
+
 def test_mcts_reuses_the_subtree_of_the_position_reached() -> None:
     game = StawvsGame.new(2, seed=8)
     for move in ["b7", "c7", "d7", "e7", "f7", "g7"]:
@@ -236,35 +286,48 @@ def test_move_priors_rank_exactly_the_legal_moves(label: str, game: StawvsGame) 
 
 @pytest.mark.parametrize("variants", VARIANT_SETS)
 @pytest.mark.parametrize("players", PLAYERS)
-def test_heuristic_playouts_follow_the_rules(players: int, variants: tuple[str, ...]) -> None:
+def test_policy_moves_are_legal_and_playouts_reach_the_end(
+    players: int, variants: tuple[str, ...]
+) -> None:
     rng = random.Random(players)
     for start_plies in (0, 20):
         game = _random_game(players, variants, players * 7 + start_plies, start_plies)
-        trace: list[tuple[int, ...]] = []
-        scores, ended = heuristic_playout(game.position, rng, trace=trace)
-        assert ended
         position = game.position
-        for step in trace:
-            while position.currplayer in position.eliminated:  # players out only pass
-                position, _ = position.play(PASS)
-            if not step:
-                move = PASS
-            elif len(step) == 1:
-                move = Move.place(SQUARES[step[0]])
-            else:
-                move = Move.slide(*(SQUARES[sq] for sq in step))
-            assert position.is_legal(move), (step, position.notation())
-            position, _ = position.play(move)
         while not position.is_over:
-            assert position.must_pass()
-            position, _ = position.play(PASS)
-        assert [float(s) for s in position.scores()] == scores
+            move = PASS if position.must_pass() else policy_move(position, rng, samples=3)
+            assert position.is_legal(move), (move, position.notation())
+            position, _ = position.play(move)
+        assert policy_playout(game.position, random.Random(5)).is_over
 
 
-def test_truncated_playouts_estimate_and_rewards_are_shares() -> None:
+def test_the_policy_claims_the_most_valuable_pyramid_of_its_slides() -> None:
+    # Without exploration the policy claims, on the lines of the slide it keeps,
+    # the pyramid worth most to the mover.
     _, game = POSITIONS[1]
-    values, ended = heuristic_playout(game.position, random.Random(1), max_plies=0)
-    assert not ended and len(values) == game.numplayers
+    position = game.position
+    assert position.mode == "collect"
+    mine = kind_values(tuple(held_counts(position, position.currplayer)))
+    for seed in range(20):
+        move = policy_move(position, random.Random(seed), epsilon=0.0, samples=2)
+        assert move.source is not None and move.dest is not None and move.target is not None
+        best = max(mine[position.board[sq]] for sq in position.claims(move.source, move.dest))
+        assert mine[position.board[move.target]] == best
+
+
+def test_a_truncated_playout_stops_after_its_plies() -> None:
+    _, game = POSITIONS[1]
+    start = game.position
+    assert policy_playout(start, random.Random(1), max_plies=0) == start
+    rng = random.Random(1)
+    expected = start
+    for _ in range(3):
+        expected, _ = expected.play(policy_move(expected, rng))
+    assert policy_playout(start, random.Random(1), max_plies=3) == expected
+    assert not expected.is_over
+
+
+def test_rewards_are_shares() -> None:
+    _, game = POSITIONS[1]
     assert rewards([40, 40, 30]) == [0.5, 0.5, 0.0]
     assert rewards([50, 40], 0.2)[0] > 0.8 > rewards([50, 40], 0.2)[1]
     shares = estimate_rewards([10.0, 0.0], 4.0)

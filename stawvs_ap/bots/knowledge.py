@@ -27,10 +27,10 @@ from ..core.squares import SQUARES, iter_squares, next_to, reach
 __all__ = [
     "KINDS",
     "POINTS_PER_SQUARE",
+    "TEMPO",
     "collection_counts",
     "count_score",
     "evaluate",
-    "kind_tiers",
     "kind_values",
     "move_priors",
     "potential",
@@ -46,6 +46,10 @@ PARTIAL_CREDIT: Final = 0.6
 #: What an uncontested free pyramid in one's territory is worth, in points: a
 #: collection of n pyramids scores about 1.7 n in real games.
 POINTS_PER_SQUARE: Final = 1.5
+#: What having the move is worth in the collection phase, in points. An estimate
+#: made just after a player's move overrates them by about this much against one
+#: made after the next player's; searches compare both kinds.
+TEMPO: Final = 2.0
 #: King-step neighbourhood of every square.
 NEIGHBOURS: Final[tuple[int, ...]] = tuple(next_to(1 << sq) for sq in range(64))
 
@@ -129,21 +133,6 @@ def kind_values(counts: tuple[int, ...]) -> tuple[float, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
-def kind_tiers(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The 12 kinds grouped by :func:`kind_values`, most valuable group first."""
-    values = kind_values(counts)
-    tiers: list[list[int]] = []
-    last = None
-    for kind in sorted(range(KINDS), key=lambda k: -values[k]):
-        if last is not None and abs(values[kind] - last) < 1e-9:
-            tiers[-1].append(kind)
-        else:
-            tiers.append([kind])
-            last = values[kind]
-    return tuple(tuple(t) for t in tiers)
-
-
 def territory(free: int, sources: Sequence[int]) -> list[int]:
     """For each player, the bitmask of free squares their caps reach before any other
     player's, growing every player's reach one king step at a time over ``free``
@@ -186,7 +175,8 @@ def held_counts(position: Position, player: int) -> list[int]:
 def player_values(position: Position) -> list[float]:
     """Each player's estimated final total: potential of what they hold (collection
     and pyramids under caps) plus :data:`POINTS_PER_SQUARE` per square of territory.
-    Players who have passed have no territory; a finished game gives the scores."""
+    The player to move in the collection phase gets :data:`TEMPO` more. Players
+    who have passed have no territory; a finished game gives the scores."""
     if position.is_over:
         return [float(s) for s in position.scores()]
     n = position.rules.numplayers
@@ -200,10 +190,13 @@ def player_values(position: Position) -> list[float]:
     for player in position.eliminated:
         sources[player - 1] = 0
     owned = territory(position.free, sources)
-    return [
+    values = [
         potential(held_counts(position, p + 1)) + POINTS_PER_SQUARE * owned[p].bit_count()
         for p in range(n)
     ]
+    if position.mode != "place" and position.currplayer not in position.eliminated:
+        values[position.currplayer - 1] += TEMPO
+    return values
 
 
 def evaluate(position: Position, player: int) -> float:

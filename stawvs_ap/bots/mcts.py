@@ -5,23 +5,32 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
 * **Max-n values.** Every node keeps the mean reward of the player who moved
   into it, so each player picks, at their own turns, the move best for
   themselves; with 3–4 players nobody assumes the others gang up on them.
-* **Ranked progressive widening.** The root's moves are ranked by
+* **Ranked progressive widening.** A node's moves are tried best-ranked
+  first, and a node visited n times may have about ``widening · √n``
+  children. The root's moves are ranked by
   :func:`~stawvs_ap.bots.knowledge.evaluate` of the position each leads to
-  (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by), every other
-  node's by the cheap :func:`~stawvs_ap.bots.knowledge.move_priors` (value of
+  (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by); other nodes'
+  first by the cheap :func:`~stawvs_ap.bots.knowledge.move_priors` (value of
   the claimed pyramid to the collection, denial, room around the landing
-  square); a node visited n times may have about ``widening · √n`` children,
-  best-ranked first. With a thousand moves in the middle game, plain UCT
-  spreads a quarter second's playouts over moves it tries once; this search
-  spends its iterations on the few dozen that matter.
+  square), and by ``evaluate`` too once visited ``rerank_after`` times, so
+  that the replies the search looks at hardest include the opponent's best.
+  With a thousand moves in the middle game, plain UCT spreads a quarter
+  second's playouts over moves it tries once; this search spends its
+  iterations on the few dozen that matter.
 * **Evaluated leaves.** A new leaf is valued by the evaluation of
   :func:`~stawvs_ap.bots.knowledge.player_values` (a logistic function of
   each player's lead, ``temperature`` points wide) rather than by a random
   playout: in this game of territory and sets, a playout to the end is slow
   and mostly noise. ``plies`` > 0 plays that many moves of
-  :func:`~stawvs_ap.bots.simulate.heuristic_playout` first, and ``plies=-1``
+  :func:`~stawvs_ap.bots.simulate.policy_playout` first, and ``plies=-1``
   plays to the end; a finished game is valued by its result, mostly the win
   (a shared win split) and partly the score margin (``margin``).
+* **Implicit minimax backups** (Lanctot, Winands, Pepels and Sturtevant,
+  2014). Beside its mean reward, every node keeps the evaluation of its best
+  line in the tree: its own leaf evaluation until it has children, then that
+  of its child best for the player to move there (max-n). Selection mixes the
+  two (weight ``minimax``): a mean over the opponent's replies is blind to
+  the one reply that refutes a move, the backed-up evaluation is not.
 * **Tree reuse**: the subtree of the position the game reached is kept from
   the previous search when it is there (a bot plays one game at a time).
 * **Early stop**: when no other move can catch up with the most visited one
@@ -38,8 +47,8 @@ from ..core.collector import collector_paused
 from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
-from .knowledge import MOVE_BITS, evaluate, move_priors, prior_move, rank_entry
-from .simulate import estimate_rewards, heuristic_playout, rewards
+from .knowledge import MOVE_BITS, evaluate, move_priors, player_values, prior_move, rank_entry
+from .simulate import estimate_rewards, policy_playout, rewards
 
 __all__ = ["MCTSBot"]
 
@@ -51,7 +60,16 @@ class _Node:
     """A position in the tree. ``mover`` moved into it (0 for a fresh root);
     ``total`` sums that player's rewards over the node's ``visits``."""
 
-    __slots__ = ("children", "move", "mover", "position", "total", "untried", "visits")
+    __slots__ = (
+        "children",
+        "move",
+        "mover",
+        "position",
+        "total",
+        "untried",
+        "values",
+        "visits",
+    )
 
     def __init__(self, position: Position, move: Move | None, mover: int) -> None:
         self.position = position
@@ -62,6 +80,10 @@ class _Node:
         self.untried: list[int] | None = None
         self.visits = 0
         self.total = 0.0
+        # Every player's reward by the implicit minimax backup: the estimate of the
+        # node's own position until it has children, then its best child's for
+        # the player to move here.
+        self.values: list[float] | None = None
 
 
 class MCTSBot(Bot):
@@ -70,9 +92,11 @@ class MCTSBot(Bot):
 
     ``exploration`` is the UCB constant (rewards lie in [0, 1]), ``widening``
     the factor of progressive widening, ``expand_after`` the visits a leaf
-    gets before its moves are ranked, ``plies``, ``temperature``, ``epsilon``
+    gets before its moves are ranked, ``rerank_after`` the visits after which
+    they are ranked again by evaluation (0: never), ``minimax`` the weight of
+    the implicit minimax value in selection, ``plies``, ``temperature``, ``epsilon``
     and ``samples`` tune how leaves are valued (see the module's description
-    and :func:`~stawvs_ap.bots.simulate.heuristic_playout`), ``margin`` the
+    and :func:`~stawvs_ap.bots.simulate.policy_move`), ``margin`` the
     share of a finished game's reward that comes from the score margin,
     ``reuse`` whether to keep the subtree between moves. The defaults were
     chosen in the arena against :class:`~stawvs_ap.bots.simple.GreedyBot`.
@@ -94,6 +118,8 @@ class MCTSBot(Bot):
         margin: float = 0.1,
         plies: int = 0,
         temperature: float = 4.0,
+        minimax: float = 0.4,
+        rerank_after: int = 16,
         reuse: bool = True,
     ) -> None:
         if seconds is None and iterations is None:
@@ -107,8 +133,11 @@ class MCTSBot(Bot):
         self.margin = margin
         self.plies = plies
         self.temperature = temperature
+        self.minimax = minimax
+        self.rerank_after = rerank_after
         self.reuse = reuse
         self._root: _Node | None = None
+        self._deadline = math.inf
         #: Iterations run by the last search (reused visits not counted).
         self.last_iterations = 0
 
@@ -137,9 +166,11 @@ class MCTSBot(Bot):
         start = now()
         deadline = budget.deadline(start)
         limit = budget.limit()
+        self._deadline = deadline
         root = self._reused_root(position)
         if root.untried is None and not root.children:
-            root.untried = self._root_order(position, start + ROOT_SHARE * (deadline - start))
+            cheap = move_priors(position)
+            root.untried = self._ranked(position, cheap, start + ROOT_SHARE * (deadline - start))
         done = 0
         with collector_paused():
             while done < limit:
@@ -160,13 +191,12 @@ class MCTSBot(Bot):
         return root
 
     @staticmethod
-    def _root_order(position: Position, until: float) -> list[int]:
-        """The root's moves as a heap like :func:`~stawvs_ap.bots.knowledge.move_priors`,
-        but ranked by :func:`~stawvs_ap.bots.knowledge.evaluate` of the position
+    def _ranked(position: Position, cheap: list[int], until: float) -> list[int]:
+        """The heap of :func:`~stawvs_ap.bots.knowledge.move_priors` entries ``cheap``
+        ranked instead by :func:`~stawvs_ap.bots.knowledge.evaluate` of the position
         after each move (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by),
         as many as there is time for until ``until``, taken in the cheap order;
         the rest keep the cheap order, behind them."""
-        cheap = move_priors(position)
         player = position.currplayer
         judged: list[int] = []
         while cheap and now() < until:
@@ -199,48 +229,70 @@ class MCTSBot(Bot):
             position = node.position
             if position.is_over:
                 shares = rewards(position.scores(), self.margin)
+                node.values = shares
                 break
             if node.untried is None:
                 if node.visits < self.expand_after and node is not root:
                     shares = self._playout(position)
                     break
                 node.untried = move_priors(position)
+            elif node.visits == self.rerank_after and node.untried and node is not root:
+                # A node visited this often matters: order its moves as the root's.
+                node.untried = self._ranked(position, node.untried, self._deadline)
             if node.untried and len(node.children) < 1 + self.widening * math.sqrt(node.visits):
                 move = prior_move(heappop(node.untried))
                 after, _ = position.play(move)
                 node = _Node(after, move, position.currplayer)
                 path[-1].children.append(node)
                 path.append(node)
-                shares = self._playout(after)
+                node.values = self._estimate(after)
+                shares = self._playout(after) if self.plies else node.values
                 break
             node = self._select(node)
             path.append(node)
-        for visited in path:
+        for visited in reversed(path):
             visited.visits += 1
             if visited.mover:
                 visited.total += shares[visited.mover - 1]
+            if visited.children:
+                me = visited.position.currplayer - 1
+                visited.values = max(
+                    (child.values for child in visited.children if child.values),
+                    key=lambda values: values[me],
+                )
 
     def _playout(self, position: Position) -> list[float]:
-        """Every player's reward from a playout of ``position``."""
-        values, ended = heuristic_playout(
-            position,
-            self.rng,
-            epsilon=self.epsilon,
-            samples=self.samples,
-            max_plies=None if self.plies < 0 else self.plies,
-        )
-        if ended:
-            return rewards(values, self.margin)
-        return estimate_rewards(values, self.temperature)
+        """Every player's reward from a playout of ``position`` (none with ``plies=0``)."""
+        if self.plies:
+            position = policy_playout(
+                position,
+                self.rng,
+                epsilon=self.epsilon,
+                samples=self.samples,
+                max_plies=None if self.plies < 0 else self.plies,
+            )
+        return self._estimate(position)
+
+    def _estimate(self, position: Position) -> list[float]:
+        """Every player's reward as the evaluation of ``position`` says."""
+        if position.is_over:
+            return rewards(position.scores(), self.margin)
+        return estimate_rewards(player_values(position), self.temperature)
 
     def _select(self, node: _Node) -> _Node:
-        """The child with the best UCB1 score for the player to move at ``node``."""
+        """The child with the best UCB1 score for the player to move at ``node``, its
+        mean reward mixed with its implicit minimax value (weight ``minimax``)."""
         scale = self.exploration * math.sqrt(math.log(node.visits))
+        weight = self.minimax
+        player = node.position.currplayer - 1
         best = node.children[0]
         best_score = -1.0
         for child in node.children:
             visits = child.visits
-            score = child.total / visits + scale / math.sqrt(visits)
+            mean = child.total / visits
+            if child.values is not None:
+                mean += weight * (child.values[player] - mean)
+            score = mean + scale / math.sqrt(visits)
             if score > best_score:
                 best, best_score = child, score
         return best

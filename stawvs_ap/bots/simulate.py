@@ -1,23 +1,19 @@
-"""Fast playouts with a cheap policy, for the search bots.
+"""Playouts with a cheap policy, for the search bots, and the rewards they give.
 
-:func:`heuristic_playout` plays a position to the end on plain bitmasks and
-kind counts instead of :class:`~stawvs_ap.core.position.Position` values (no
-tuples of 64 squares per move, no events), with a policy better than uniform:
+:func:`policy_move` is a move of :func:`~stawvs_ap.core.playout.random_move`,
+the rules' own generator sampled, made a little less blind:
 
-* a placement looks at a few free squares and takes the one with the most
-  free neighbours;
-* a collection move looks at a few random slides, keeps the one whose line of
-  claims holds the pyramid kind most valuable to the mover's collection (see
-  :func:`~stawvs_ap.bots.knowledge.kind_tiers`), avoiding landing squares
-  with no free neighbour, and claims a pyramid of that kind;
-* with probability ``epsilon`` a move is random instead, so that playouts keep
-  exploring lines the policy would not play.
+* a placement is the best of a few random free squares by the room around it;
+* a collection move is the best of a few random slides by the pyramid it
+  claims (the most valuable on the slide's lines to the mover's collection,
+  see :func:`~stawvs_ap.bots.knowledge.kind_values`), avoiding landing
+  squares with no free neighbour;
+* with probability ``epsilon`` the move is uniformly random instead, so that
+  playouts keep exploring lines the policy would not play.
 
-The rules are those of :meth:`Position.play
-<stawvs_ap.core.position.Position.play>`: a player who cannot move passes and
-is out; when everyone is out, each cap's pyramid goes to its owner unless
-``finalfree`` is on. ``tests/test_bots.py`` checks that the final scores are
-what the position values reach when playing the same moves.
+:func:`policy_playout` plays such moves with :meth:`Position.play
+<stawvs_ap.core.position.Position.play>`, so a playout follows the rules by
+construction.
 """
 
 from __future__ import annotations
@@ -26,174 +22,70 @@ import math
 import random
 from collections.abc import Sequence
 
+from ..core.moves import PASS, Move
+from ..core.playout import random_move
 from ..core.position import Position
-from ..core.squares import iter_squares, reach
-from .knowledge import (
-    KINDS,
-    NEIGHBOURS,
-    POINTS_PER_SQUARE,
-    collection_counts,
-    count_score,
-    kind_tiers,
-    potential,
-    territory,
-)
+from ..core.squares import SQUARES
+from .knowledge import NEIGHBOURS, held_counts, kind_values
 
-__all__ = ["estimate_rewards", "heuristic_playout", "rewards"]
+__all__ = ["estimate_rewards", "policy_move", "policy_playout", "rewards"]
+
+#: What landing on a square with no free neighbour costs, in points: the cap is trapped.
+TRAPPED: float = 3.0
 
 
-def heuristic_playout(
+def policy_move(
+    position: Position, rng: random.Random, *, epsilon: float = 0.1, samples: int = 2
+) -> Move:
+    """A legal move of ``position`` (not over) by the policy described above,
+    looking at ``samples`` random moves."""
+    move = random_move(position, rng)
+    if move.source is None or samples <= 1 or rng.random() < epsilon:
+        return move
+    free = position.free
+    board = position.board
+    values = kind_values(tuple(held_counts(position, position.currplayer)))
+    best, best_value = move, -math.inf
+    for sample in range(samples):
+        if sample:
+            move = random_move(position, rng)
+        source, dest = move.source, move.dest
+        if source is None:
+            continue
+        if dest is None:  # a placement: the more room around the cap, the better
+            value = float((NEIGHBOURS[source] & free).bit_count())
+            target = None
+        else:
+            after = (free | 1 << source) & ~(1 << dest)
+            target = max(position.claims(source, dest), key=lambda sq: values[board[sq]])
+            value = values[board[target]]
+            if not NEIGHBOURS[dest] & after & ~(1 << target):
+                value -= TRAPPED
+        if value > best_value:
+            best_value = value
+            best = move if target is None else Move(source, dest, SQUARES[target])
+    return best
+
+
+def policy_playout(
     position: Position,
     rng: random.Random,
     *,
     epsilon: float = 0.1,
     samples: int = 2,
-    trace: list[tuple[int, ...]] | None = None,
     max_plies: int | None = None,
-) -> tuple[list[float], bool]:
-    """The players' final scores after playing ``position`` to the end with the
-    policy described above (``samples`` slides looked at per move). With
-    ``max_plies``, play stops after that many moves (passes of players already
-    out not counted) and, unless the game ended, the result is each player's
-    estimate of :func:`~stawvs_ap.bots.knowledge.player_values` instead.
-
-    With a ``trace`` list, the moves played are appended to it: ``(square,)`` for
-    a placement, ``(source, dest, target)`` for a collection move, ``()`` for
-    a pass (a player left without a move); players already out are skipped.
-    """
-    rules = position.rules
-    n = rules.numplayers
-    board = position.board
-    free = position.free
-    if position.is_over:
-        return [float(s) for s in position.scores()], True
-    caps: list[list[int]] = [[] for _ in range(n)]
-    for square in iter_squares(position.capped):
-        caps[position.caps[square] - 1].append(square)
-    counts = [collection_counts(c) for c in position.captured]
-    alive = [p + 1 not in position.eliminated for p in range(n)]
-    left = sum(alive)
-    to_place = rules.total_caps - position.capped.bit_count()
-    kind_squares = [0] * KINDS
-    for square in iter_squares(position.occupied):
-        kind = board[square]
-        if kind < KINDS:
-            kind_squares[kind] |= 1 << square
-    tiers: list[list[int] | None] = [None] * n
-    hey = rules.hey
-    player = position.currplayer - 1
-    choice = rng.choice
-    chance = rng.random
-    neighbours = NEIGHBOURS
-    budget = -1 if max_plies is None else max_plies
-
-    while to_place and budget:
-        budget -= 1
-        options = iter_squares(free)
-        best = choice(options)
-        room = (neighbours[best] & free).bit_count()
-        for _ in range(samples - 1):
-            other = choice(options)
-            other_room = (neighbours[other] & free).bit_count()
-            if other_room > room:
-                best, room = other, other_room
-        caps[player].append(best)
-        free &= ~(1 << best)
-        if trace is not None:
-            trace.append((best,))
-        to_place -= 1
-        player = (player + 1) % n
-
-    while left and budget:
-        if not alive[player]:
-            player = (player + 1) % n
+) -> Position:
+    """The position after playing :func:`policy_move` from ``position`` to the end
+    of the game, or for at most ``max_plies`` moves (passes of players already
+    out not counted)."""
+    plies = 0
+    while not position.is_over and (max_plies is None or plies < max_plies):
+        if position.currplayer in position.eliminated:
+            position, _ = position.play(PASS)
             continue
-        mine = caps[player]
-        movable = [i for i, sq in enumerate(mine) if neighbours[sq] & free]
-        if not movable:
-            alive[player] = False
-            left -= 1
-            if trace is not None:
-                trace.append(())
-            player = (player + 1) % n
-            continue
-        if chance() < epsilon:
-            index = choice(movable)
-            source = mine[index]
-            dest = choice(iter_squares(reach(source, free)))
-            claimable = (1 << source) if hey else reach(dest, free | 1 << source)
-            target = choice(iter_squares(claimable))
-        else:
-            masks = tiers[player]
-            if masks is None:
-                masks = [
-                    sum(kind_squares[k] for k in tier) for tier in kind_tiers(tuple(counts[player]))
-                ]
-                tiers[player] = masks
-            best_rank = 99
-            index = source = dest = 0
-            wanted = 0
-            for _ in range(samples):
-                i = choice(movable)
-                src = mine[i]
-                dst = choice(iter_squares(reach(src, free)))
-                claimable = (1 << src) if hey else reach(dst, free | 1 << src)
-                rank = 0
-                for mask in masks:
-                    hit = claimable & mask
-                    if hit:
-                        break
-                    rank += 1
-                else:
-                    hit = claimable
-                # A landing square with no free neighbour left traps the cap.
-                if not neighbours[dst] & (free | 1 << src) & ~(1 << dst):
-                    rank += 3
-                if rank < best_rank:
-                    best_rank, index, source, dest, wanted = rank, i, src, dst, hit
-            target = choice(iter_squares(wanted))
-        mine[index] = dest
-        free = (free | 1 << source) & ~(1 << dest) & ~(1 << target)
-        counts[player][board[target]] += 1
-        tiers[player] = None
-        if trace is not None:
-            trace.append((source, dest, target))
-        player = (player + 1) % n
-        budget -= 1
-
-    if left or to_place:
-        return _estimates(board, free, caps, counts, alive, rules.finalfree), False
-
-    if not rules.finalfree:
-        for p in range(n):
-            for square in caps[p]:
-                kind = board[square]
-                if kind < KINDS:
-                    counts[p][kind] += 1
-    return [float(count_score(c)) for c in counts], True
-
-
-def _estimates(
-    board: Sequence[int],
-    free: int,
-    caps: list[list[int]],
-    counts: list[list[int]],
-    alive: list[bool],
-    finalfree: bool,
-) -> list[float]:
-    """:func:`~stawvs_ap.bots.knowledge.player_values` of an unfinished playout."""
-    sources = []
-    for p, squares in enumerate(caps):
-        mask = 0
-        if alive[p]:
-            for square in squares:
-                mask |= 1 << square
-        sources.append(mask)
-        if not finalfree:
-            for square in squares:
-                counts[p][board[square]] += 1
-    owned = territory(free, sources)
-    return [potential(c) + POINTS_PER_SQUARE * owned[p].bit_count() for p, c in enumerate(counts)]
+        position, _ = position.play(policy_move(position, rng, epsilon=epsilon, samples=samples))
+        plies += 1
+    return position
 
 
 def rewards(scores: Sequence[float], margin_weight: float = 0.0) -> list[float]:
