@@ -108,3 +108,12 @@ def test_no_game_has_more_entries_than_the_limit() -> None:
     # 4 players with 2 caps each make the longest games: 220 moves at most.
     placements = 4 * 2
     assert placements + 4 * (61 - placements) + 2 <= MAX_ENTRIES
+
+
+@pytest.mark.parametrize(
+    ("doc", "unit"),
+    [(" " * (MAX_STATE_BYTES + 1), "characters"), (b" " * (MAX_STATE_BYTES + 1), "bytes")],
+)
+def test_an_oversized_state_is_refused_unread_in_its_own_unit(doc: str | bytes, unit: str) -> None:
+    with pytest.raises(StawvsError, match=f"{MAX_STATE_BYTES + 1} {unit} long"):
+        load_state(doc)

@@ -75,8 +75,10 @@ def read_document(doc: object) -> dict[str, Any]:
     a fraction, an exponent, NaN or Infinity is refused as it is read."""
     if isinstance(doc, str | bytes | bytearray):
         if len(doc) > MAX_STATE_BYTES:
+            unit = "characters" if isinstance(doc, str) else "bytes"
             raise InvalidStateError(
-                f"the state is {len(doc)} bytes long; states over {MAX_STATE_BYTES} are refused"
+                f"the state is {len(doc)} {unit} long; states over {MAX_STATE_BYTES} {unit} "
+                "are refused"
             )
         try:
             text = doc if isinstance(doc, str) else bytes(doc).decode("utf-8")
