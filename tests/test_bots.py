@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from stawvs_ap import Move, Position, StawvsGame
-from stawvs_ap.bots import BOTS, Bot, Candidate, GreedyBot, MCTSBot, RandomBot, UCTBot
+from stawvs_ap.bots import BOTS, Bot, Candidate, GreedyBot, MCTSBot, RandomBot, UCTBot, knowledge
 from stawvs_ap.bots.knowledge import (
     TEMPO,
     collection_counts,
@@ -28,6 +28,7 @@ from stawvs_ap.bots.knowledge import (
     move_priors,
     player_values,
     potential,
+    prior_estimate,
     prior_move,
 )
 from stawvs_ap.bots.simulate import estimate_rewards, policy_move, policy_playout, rewards
@@ -192,6 +193,25 @@ def test_the_player_to_move_is_credited_with_the_tempo() -> None:
     other = position.replace(currplayer=1)
     assert player_values(position)[1] - player_values(other)[1] == pytest.approx(TEMPO)
     assert player_values(other)[0] - player_values(position)[0] == pytest.approx(TEMPO)
+
+
+def test_with_hey_a_move_is_credited_with_the_pyramid_it_lands_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With hey a cap claims the pyramid it leaves, so landing on one is half a claim.
+    game = dict(POSITIONS)["2p-hey-9"]
+    position = game.position
+    assert position.mode == "collect"
+    credited = {prior_move(e): prior_estimate(e) for e in move_priors(position)}
+    weight = knowledge.LANDING_WEIGHT
+    monkeypatch.setattr(knowledge, "LANDING_WEIGHT", 0.0)
+    plain = {prior_move(e): prior_estimate(e) for e in move_priors(position)}
+    mine = kind_values(tuple(held_counts(position, position.currplayer)))
+    assert credited.keys() == plain.keys()
+    for move, estimate in credited.items():
+        assert move.dest is not None
+        landing = weight * mine[position.board[move.dest]]
+        assert estimate - plain[move] == pytest.approx(landing, abs=2 / 256)
 
 
 def test_mcts_reuses_the_subtree_of_the_position_reached() -> None:

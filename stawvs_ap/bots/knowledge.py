@@ -219,6 +219,9 @@ def evaluate(position: Position, player: int) -> float:
 MOBILITY_WEIGHT: Final = 0.4
 TRAP_PENALTY: Final = 2.0
 DENIAL_WEIGHT: Final = 0.3
+#: With ``hey``, the share of the landing square's pyramid's value counted now: the
+#: cap claims it when it moves on.
+LANDING_WEIGHT: Final = 0.8
 
 
 # A ranked move is one int, so that a node's thousand untried moves are one list of
@@ -281,6 +284,11 @@ def move_priors(position: Position) -> list[int]:
                 # Claiming a neighbour of the landing square takes away some of its room.
                 far = MOBILITY_WEIGHT * min(room, 4) - (TRAP_PENALTY if room <= 1 else 0.0)
                 near = MOBILITY_WEIGHT * min(room - 1, 4) - (TRAP_PENALTY if room <= 2 else 0.0)
+                if hey:
+                    # The pyramid landed on is the one this cap claims when it leaves.
+                    landing = LANDING_WEIGHT * mine[board[dest]]
+                    far += landing
+                    near += landing
                 far_key = (_OFFSET - round(256 * far)) << 20 | source << 12 | dest << 6
                 near_key = (_OFFSET - round(256 * near)) << 20 | source << 12 | dest << 6
                 for target in (source,) if hey else iter_squares(reach(dest, from_source)):
