@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -75,15 +76,36 @@ def _run(
     )
     report = match_report(specs, results, variants=variants, seed=name)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
+    report["commit"] = _commit()
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+
+
+def _commit() -> str | None:
+    """The commit of the checkout the figures were measured with, if it is a clean one."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("+changes" if dirty else "")
 
 
 def _figures_table() -> str:
     lines = [
         "| match | variants | games | first bot's win rate | 95% interval | mean scores | "
-        "s/move | target |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "s/move | target | code |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, (_, _, target) in FIGURES.items():
         path = RESULTS / f"{name}.json"
@@ -98,7 +120,7 @@ def _figures_table() -> str:
             f"| {' vs '.join(b['bot'] for b in bots)} | {', '.join(report['variants']) or '—'} "
             f"| {report['games']} | {100 * first['win_rate']:.1f}% "
             f"| {100 * first['ci95'][0]:.1f}–{100 * first['ci95'][1]:.1f}% "
-            f"| {scores} | {times} | {target} |"
+            f"| {scores} | {times} | {target} | {report.get('commit') or 'before 36fa872'} |"
         )
     return "\n".join(lines) + "\n"
 
