@@ -357,10 +357,10 @@ def test_a_huge_document_is_refused_before_parsing(monkeypatch):
 
     monkeypatch.setattr(state_format.json, "loads", no_parsing)
     huge = SAMPLES[0][:-1] + "," + '"pad":"' + "x" * state_io.MAX_STATE_BYTES + '"}'
-    for text in (huge, huge.encode()):
+    for text, unit in ((huge, "characters"), (huge.encode(), "bytes")):
         with pytest.raises(StawvsError) as refused:
             StawvsGame(text)
-        assert refused.value.code == "BAD_STATE" and "bytes" in refused.value.message
+        assert refused.value.code == "BAD_STATE" and unit in refused.value.message
 
 
 def test_a_long_stack_of_real_moves_is_refused_when_over_the_entry_limit():
