@@ -30,14 +30,17 @@ from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
+#: "The same with hey and with hole, within 5 points" of the 65% target.
+VARIANT_TARGET = "≥ 60% (65% less 5 points)"
+
 #: name: (lineup, variants, what the issue asks of the first bot's win rate)
 FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-uct": (["mcts:seconds=0.25", "uct:seconds=0.25"], [], "≥ 65%"),
     "greedy-random": (["greedy", "random"], [], "≥ 75%"),
     "mcts-greedy": (["mcts:seconds=0.25", "greedy"], [], "≥ 97%"),
     "mcts-random": (["mcts:seconds=0.25", "random"], [], "≥ 99%"),
-    "mcts-uct-hey": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hey"], "≥ 65% (±5 of default)"),
-    "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"], "≥ 65% (±5 of default)"),
+    "mcts-uct-hey": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hey"], VARIANT_TARGET),
+    "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"], VARIANT_TARGET),
     "mcts-uct-3p": (["mcts:seconds=0.25", "uct:seconds=0.25", "uct:seconds=0.25"], [], "≥ 50%"),
     "mcts1-mcts025": (["mcts:seconds=1", "mcts:seconds=0.25"], [], "≥ 60%"),
     # Not a target of the issue: MCTSBot with playouts to the end by its policy
@@ -88,10 +91,13 @@ def _git(*args: str) -> str:
 
 
 def _commit() -> str | None:
-    """The commit of the checkout the figures were measured with, if it is a clean one."""
+    """The commit of the checkout the figures were measured with, marked ``+changes``
+    when its code differs from it (the reports this script writes do not count)."""
     try:
         head = _git("rev-parse", "--short", "HEAD")
-        dirty = _git("status", "--porcelain", "--untracked-files=no")
+        dirty = _git(
+            "status", "--porcelain", "--untracked-files=no", "--", ".", ":!benchmarks/results"
+        )
     except (OSError, subprocess.CalledProcessError):
         return None
     return head + ("+changes" if dirty else "")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from ..core.moves import PASS, Move
 from ..core.playout import random_move
@@ -31,7 +32,7 @@ from .knowledge import NEIGHBOURS, held_counts, kind_values
 __all__ = ["estimate_rewards", "policy_move", "policy_playout", "rewards"]
 
 #: What landing on a square with no free neighbour costs, in points: the cap is trapped.
-TRAPPED: float = 3.0
+TRAPPED: Final = 3.0
 
 
 def policy_move(
