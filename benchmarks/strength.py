@@ -103,6 +103,15 @@ def _commit() -> str | None:
     return head + ("+changes" if dirty else "")
 
 
+def _code(report: dict[str, Any]) -> str:
+    """What the table says of the code a report was measured with: reports from
+    before commits were recorded have no ``commit`` key; one measured outside a
+    git checkout has ``None``."""
+    if "commit" not in report:
+        return "before 36fa872"
+    return report["commit"] or "unknown"
+
+
 def _figures_table() -> str:
     lines = [
         "| match | variants | games | first bot's win rate | 95% interval | mean scores | "
@@ -122,7 +131,7 @@ def _figures_table() -> str:
             f"| {' vs '.join(b['bot'] for b in bots)} | {', '.join(report['variants']) or '—'} "
             f"| {report['games']} | {100 * first['win_rate']:.1f}% "
             f"| {100 * first['ci95'][0]:.1f}–{100 * first['ci95'][1]:.1f}% "
-            f"| {scores} | {times} | {target} | {report.get('commit') or 'before 36fa872'} |"
+            f"| {scores} | {times} | {target} | {_code(report)} |"
         )
     return "\n".join(lines) + "\n"
 
