@@ -20,16 +20,19 @@ from stawvs_ap import Move, Position, StawvsGame
 from stawvs_ap.bots import BOTS, Bot, Candidate, GreedyBot, MCTSBot, RandomBot, UCTBot, knowledge
 from stawvs_ap.bots.knowledge import (
     TEMPO,
+    cap_sources,
     collection_counts,
     count_score,
     evaluate,
     held_counts,
     kind_values,
+    move_estimates,
     move_priors,
     player_values,
     potential,
     prior_estimate,
     prior_move,
+    territory,
 )
 from stawvs_ap.bots.simulate import estimate_rewards, policy_move, policy_playout, rewards
 from stawvs_ap.core.moves import PASS
@@ -159,31 +162,34 @@ def _tree(bot: MCTSBot) -> Iterator[Any]:
 @pytest.mark.parametrize("players", PLAYERS)
 def test_mcts_backs_up_the_best_childs_values_for_the_player_to_move(players: int) -> None:
     # Implicit minimax (max-n): a node with children is worth what its best child
-    # is worth, "best" as the player to move at the node sees it.
+    # is worth, "best" as the player to move at the node sees it (the first such
+    # child on a tie). The search keeps this up to date incrementally; this is the
+    # plain way. A second search reuses the first one's tree.
     game = _random_game(players, (), seed=players, plies=4 * players + 3)
     bot = MCTSBot(seed=1)
-    bot.choose(game, iterations=400)
-    inner = [node for node in _tree(bot) if node.children]
-    assert len(inner) > 10
-    for node in inner:
-        me = node.position.currplayer - 1
-        assert node.values == max((c.values for c in node.children), key=lambda v: v[me])
+    for _ in range(2):
+        bot.choose(game, iterations=600)
+        inner = [node for node in _tree(bot) if node.children]
+        assert len(inner) > 10
+        for node in inner:
+            me = node.position.currplayer - 1
+            assert node.values is max((c.values for c in node.children), key=lambda v: v[me])
+        game.move(bot.choose(game, iterations=50))
 
 
-def test_mcts_ranks_a_busy_nodes_untried_moves_by_evaluation() -> None:
+def test_mcts_tries_every_nodes_moves_best_estimated_first() -> None:
+    # Progressive widening by move_estimates: a node's children are its best
+    # estimated moves, in order, and every move still untried is estimated no better.
     game = _random_game(2, (), seed=5, plies=12)
-    bot = MCTSBot(seed=1, rerank_after=3)
+    bot = MCTSBot(seed=1)
     bot.choose(game, iterations=300)
-    busy = [n for n in _tree(bot) if n.move is not None and n.visits > 3 and n.untried]
-    assert busy
-    for node in busy:
-        player = node.position.currplayer
-        values = {
-            entry: evaluate(node.position.play(prior_move(entry))[0], player)
-            for entry in node.untried
-        }
-        best = min(node.untried)
-        assert values[best] == pytest.approx(max(values.values()), abs=1 / 256)
+    inner = [node for node in _tree(bot) if len(node.children) > 1 and node.untried]
+    assert len(inner) > 3
+    for node in inner:
+        estimates = {prior_move(e): prior_estimate(e) for e in move_estimates(node.position)}
+        tried = [estimates[child.move] for child in node.children]
+        assert tried == sorted(tried, reverse=True)
+        assert max(prior_estimate(e) for e in node.untried) <= tried[-1]
 
 
 def test_the_player_to_move_is_credited_with_the_tempo() -> None:
@@ -302,6 +308,30 @@ def test_kind_values_are_potential_gains_and_counts_score_like_the_rules() -> No
 def test_move_priors_rank_exactly_the_legal_moves(label: str, game: StawvsGame) -> None:
     ranked = [prior_move(entry) for entry in move_priors(game.position)]
     assert sorted(map(str, ranked)) == sorted(game.moves())
+
+
+@pytest.mark.parametrize(("label", "game"), POSITIONS[1::3], ids=[lb for lb, _ in POSITIONS[1::3]])
+def test_move_estimates_are_the_evaluation_after_each_move_but_for_cut_off_regions(
+    label: str, game: StawvsGame
+) -> None:
+    # The territory is worked out once per landing square, with the claimed
+    # pyramid still there; the estimate only takes the claimed square out of its
+    # owner's territory. Where the claim changes nothing else, it is exact.
+    position = game.position
+    estimates = {prior_move(e): prior_estimate(e) for e in move_estimates(position)}
+    assert sorted(map(str, estimates)) == sorted(game.moves())
+    exact = 0
+    for move, estimate in estimates.items():
+        after = position.play(move)[0]
+        if move.target is not None and move.dest is not None:
+            sources = cap_sources(after)
+            unclaimed = territory(after.free | 1 << move.target, sources)
+            claimed = territory(after.free, sources)
+            if claimed != [region & ~(1 << move.target) for region in unclaimed]:
+                continue
+        exact += 1
+        assert estimate == pytest.approx(evaluate(after, position.currplayer), abs=1 / 256)
+    assert exact > len(estimates) / 2
 
 
 @pytest.mark.parametrize("variants", VARIANT_SETS)

@@ -28,10 +28,12 @@ __all__ = [
     "KINDS",
     "POINTS_PER_SQUARE",
     "TEMPO",
+    "cap_sources",
     "collection_counts",
     "count_score",
     "evaluate",
     "kind_values",
+    "move_estimates",
     "move_priors",
     "potential",
     "prior_estimate",
@@ -172,16 +174,11 @@ def held_counts(position: Position, player: int) -> list[int]:
     return counts
 
 
-def player_values(position: Position) -> list[float]:
-    """Each player's estimated final total: potential of what they hold (collection
-    and pyramids under caps) plus :data:`POINTS_PER_SQUARE` per square of territory.
-    The player to move in the collection phase gets :data:`TEMPO` more. Players
-    who have passed have no territory; a finished game gives the scores."""
-    if position.is_over:
-        return [float(s) for s in position.scores()]
-    n = position.rules.numplayers
+def cap_sources(position: Position) -> list[int]:
+    """For each player, the bitmask of their caps' squares; none for players who
+    have passed (their caps take no territory)."""
     caps = position.caps
-    sources = [0] * n
+    sources = [0] * position.rules.numplayers
     capped = position.capped
     while capped:
         low = capped & -capped
@@ -189,10 +186,20 @@ def player_values(position: Position) -> list[float]:
         capped ^= low
     for player in position.eliminated:
         sources[player - 1] = 0
-    owned = territory(position.free, sources)
+    return sources
+
+
+def player_values(position: Position) -> list[float]:
+    """Each player's estimated final total: potential of what they hold (collection
+    and pyramids under caps) plus :data:`POINTS_PER_SQUARE` per square of territory.
+    The player to move in the collection phase gets :data:`TEMPO` more. Players
+    who have passed have no territory; a finished game gives the scores."""
+    if position.is_over:
+        return [float(s) for s in position.scores()]
+    owned = territory(position.free, cap_sources(position))
     values = [
         potential(held_counts(position, p + 1)) + POINTS_PER_SQUARE * owned[p].bit_count()
-        for p in range(n)
+        for p in range(position.rules.numplayers)
     ]
     if position.mode != "place" and position.currplayer not in position.eliminated:
         values[position.currplayer - 1] += TEMPO
@@ -294,6 +301,77 @@ def move_priors(position: Position) -> list[int]:
                 for target in (source,) if hey else iter_squares(reach(dest, from_source)):
                     key = near_key if around >> target & 1 else far_key
                     append(key - (worth[board[target]] << 20) | target)
+    heapify(heap)
+    return heap
+
+
+def move_estimates(position: Position) -> list[int]:
+    """Every legal move of ``position`` (not over) with an estimate of
+    :func:`evaluate` of the position after it for the player to move, as a heap
+    of :func:`rank_entry` entries like :func:`move_priors`'s.
+
+    Slower than :func:`move_priors` and far better: the territory is worked out
+    once per landing square rather than once per move, so the only thing
+    estimated is what the claim does to it. The claimed square leaves its
+    owner's territory; that it may also cut a region off is not seen.
+    Placements and passes are evaluated in full.
+    """
+    player = position.currplayer
+    if position.mode == "place" or position.must_pass():
+        return [
+            entry & MOVE_BITS | rank_entry(evaluate(position.play(prior_move(entry))[0], player), 0)
+            for entry in move_priors(position)
+        ]
+    rules = position.rules
+    n = rules.numplayers
+    me = player - 1
+    free = position.free
+    board = position.board
+    sources = cap_sources(position)
+    held = [held_counts(position, p) for p in range(1, n + 1)]
+    others = [p for p in range(n) if p != me]
+    base = [potential(counts) for counts in held]
+    following = player % n + 1
+    tempo = [0.0] * n
+    if following not in position.eliminated:
+        tempo[following - 1] = TEMPO
+    heap: list[int] = []
+    for source in position.cap_squares(player):
+        from_source = free | 1 << source
+        mine_left = sources[me] & ~(1 << source)
+        counts = list(held[me])
+        if not rules.finalfree:
+            counts[board[source]] -= 1
+        for dest in iter_squares(reach(source, free)):
+            after = from_source & ~(1 << dest)
+            sources[me] = mine_left | 1 << dest
+            owned = territory(after, sources)
+            if not rules.finalfree:
+                counts[board[dest]] += 1
+            gains = kind_values(tuple(counts))
+            mine = potential(counts) + POINTS_PER_SQUARE * owned[me].bit_count() + tempo[me]
+            totals = [
+                base[p] + POINTS_PER_SQUARE * owned[p].bit_count() + tempo[p] for p in range(n)
+            ]
+            if not rules.finalfree:
+                counts[board[dest]] -= 1
+            best_other = max(totals[p] for p in others)
+            slide = source << 12 | dest << 6
+            for target in (source,) if rules.hey else iter_squares(reach(dest, after)):
+                value = mine + gains[board[target]]
+                rival = best_other
+                bit = 1 << target
+                if owned[me] & bit:
+                    value -= POINTS_PER_SQUARE
+                else:
+                    for p in others:
+                        if owned[p] & bit:
+                            totals[p] -= POINTS_PER_SQUARE
+                            rival = max(totals[q] for q in others)
+                            totals[p] += POINTS_PER_SQUARE
+                            break
+                heap.append((_OFFSET - round(256 * (value - rival))) << 20 | slide | target)
+        sources[me] = mine_left | 1 << source
     heapify(heap)
     return heap
 

@@ -5,18 +5,16 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
 * **Max-n values.** Every node keeps the mean reward of the player who moved
   into it, so each player picks, at their own turns, the move best for
   themselves; with 3–4 players nobody assumes the others gang up on them.
-* **Ranked progressive widening.** A node's moves are tried best-ranked
-  first, and a node visited n times may have about ``widening · √n``
-  children. The root's moves are ranked by
+* **Ranked progressive widening.** A node's moves are tried best first, and
+  a node visited n times may have about ``widening · √n`` children. Every
+  node's moves are ranked by
+  :func:`~stawvs_ap.bots.knowledge.move_estimates`, which estimates
   :func:`~stawvs_ap.bots.knowledge.evaluate` of the position each leads to
-  (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by); other nodes'
-  first by the cheap :func:`~stawvs_ap.bots.knowledge.move_priors` (value of
-  the claimed pyramid to the collection, denial, room around the landing
-  square), and by ``evaluate`` too once visited ``rerank_after`` times, so
-  that the replies the search looks at hardest include the opponent's best.
-  With a thousand moves in the middle game, plain UCT spreads a quarter
-  second's playouts over moves it tries once; this search spends its
-  iterations on the few dozen that matter.
+  (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by) at a fraction of
+  its cost, so that the replies the search looks at first include the
+  opponent's best. With hundreds of moves in the middle game, plain UCT
+  spreads a quarter second's playouts over moves it tries once; this search
+  spends its iterations on the few dozen that matter.
 * **Evaluated leaves.** A new leaf is valued by the evaluation of
   :func:`~stawvs_ap.bots.knowledge.player_values` (a logistic function of
   each player's lead, ``temperature`` points wide) rather than by a random
@@ -41,19 +39,16 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from heapq import heapify, heappop
+from heapq import heappop
 
 from ..core.collector import collector_paused
 from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
-from .knowledge import MOVE_BITS, evaluate, move_priors, player_values, prior_move, rank_entry
+from .knowledge import move_estimates, player_values, prior_move
 from .simulate import estimate_rewards, policy_playout, rewards
 
 __all__ = ["MCTSBot"]
-
-#: The share of a time budget that ranking the root's moves may take.
-ROOT_SHARE = 0.25
 
 
 class _Node:
@@ -61,7 +56,9 @@ class _Node:
     ``total`` sums that player's rewards over the node's ``visits``."""
 
     __slots__ = (
+        "best",
         "children",
+        "index",
         "move",
         "mover",
         "position",
@@ -71,12 +68,16 @@ class _Node:
         "visits",
     )
 
-    def __init__(self, position: Position, move: Move | None, mover: int) -> None:
+    def __init__(self, position: Position, move: Move | None, mover: int, index: int = 0) -> None:
         self.position = position
         self.move = move
         self.mover = mover
+        #: The node's place among its parent's children.
+        self.index = index
         self.children: list[_Node] = []
-        # Moves not yet made children, a heap of move_priors entries; None until needed.
+        #: The child whose ``values`` the node's are (see ``values``).
+        self.best: _Node | None = None
+        # Moves not yet made children, a heap of move_estimates entries; None until needed.
         self.untried: list[int] | None = None
         self.visits = 0
         self.total = 0.0
@@ -86,14 +87,41 @@ class _Node:
         self.values: list[float] | None = None
 
 
+def _best_child(node: _Node) -> _Node:
+    """The first of ``node``'s children whose ``values`` are best for the player to move there."""
+    me = node.position.currplayer - 1
+    return max(node.children, key=lambda child: child.values[me] if child.values else -math.inf)
+
+
+def _back_up(node: _Node, child: _Node) -> None:
+    """Update ``node``'s implicit minimax values after an iteration through ``child``
+    (new, or with new ``values``): what :func:`_best_child` would give, without a
+    look at every child unless ``child`` was the best and fell."""
+    values = child.values
+    assert values is not None
+    me = node.position.currplayer - 1
+    best = node.best
+    if best is None:
+        best = child
+    elif child is best:
+        if node.values is not None and values[me] < node.values[me]:
+            best = _best_child(node)
+    else:
+        assert best.values is not None
+        ahead = values[me] - best.values[me]
+        if ahead > 0 or (ahead == 0 and child.index < best.index):
+            best = child
+    node.best = best
+    node.values = best.values
+
+
 class MCTSBot(Bot):
     """Monte Carlo tree search (see the module's description). Without a budget it
     thinks for one second.
 
     ``exploration`` is the UCB constant (rewards lie in [0, 1]), ``widening``
     the factor of progressive widening, ``expand_after`` the visits a leaf
-    gets before its moves are ranked, ``rerank_after`` the visits after which
-    they are ranked again by evaluation (0: never), ``minimax`` the weight of
+    gets before its moves are ranked, ``minimax`` the weight of
     the implicit minimax value in selection, ``plies``, ``temperature``, ``epsilon``
     and ``samples`` tune how leaves are valued (see the module's description
     and :func:`~stawvs_ap.bots.simulate.policy_move`), ``margin`` the
@@ -119,7 +147,6 @@ class MCTSBot(Bot):
         plies: int = 0,
         temperature: float = 4.0,
         minimax: float = 0.4,
-        rerank_after: int = 16,
         reuse: bool = True,
     ) -> None:
         if seconds is None and iterations is None:
@@ -134,10 +161,8 @@ class MCTSBot(Bot):
         self.plies = plies
         self.temperature = temperature
         self.minimax = minimax
-        self.rerank_after = rerank_after
         self.reuse = reuse
         self._root: _Node | None = None
-        self._deadline = math.inf
         #: Iterations run by the last search (reused visits not counted).
         self.last_iterations = 0
 
@@ -166,11 +191,9 @@ class MCTSBot(Bot):
         start = now()
         deadline = budget.deadline(start)
         limit = budget.limit()
-        self._deadline = deadline
         root = self._reused_root(position)
         if root.untried is None and not root.children:
-            cheap = move_priors(position)
-            root.untried = self._ranked(position, cheap, start + ROOT_SHARE * (deadline - start))
+            root.untried = move_estimates(position)
         done = 0
         with collector_paused():
             while done < limit:
@@ -189,24 +212,6 @@ class MCTSBot(Bot):
         self.last_iterations = done
         self._root = root
         return root
-
-    @staticmethod
-    def _ranked(position: Position, cheap: list[int], until: float) -> list[int]:
-        """The heap of :func:`~stawvs_ap.bots.knowledge.move_priors` entries ``cheap``
-        ranked instead by :func:`~stawvs_ap.bots.knowledge.evaluate` of the position
-        after each move (what :class:`~stawvs_ap.bots.simple.GreedyBot` plays by),
-        as many as there is time for until ``until``, taken in the cheap order;
-        the rest keep the cheap order, behind them."""
-        player = position.currplayer
-        judged: list[int] = []
-        while cheap and now() < until:
-            entry = heappop(cheap)
-            value = evaluate(position.play(prior_move(entry))[0], player)
-            # Ahead of every cheap estimate, which stays below 100.
-            judged.append(entry & MOVE_BITS | rank_entry(1000.0 + value, 0))
-        heap = cheap + judged
-        heapify(heap)
-        return heap
 
     @staticmethod
     def _decided(root: _Node, left: int) -> bool:
@@ -235,14 +240,11 @@ class MCTSBot(Bot):
                 if node.visits < self.expand_after and node is not root:
                     shares = self._playout(position)
                     break
-                node.untried = move_priors(position)
-            elif node.visits == self.rerank_after and node.untried and node is not root:
-                # A node visited this often matters: order its moves as the root's.
-                node.untried = self._ranked(position, node.untried, self._deadline)
+                node.untried = move_estimates(position)
             if node.untried and len(node.children) < 1 + self.widening * math.sqrt(node.visits):
                 move = prior_move(heappop(node.untried))
                 after, _ = position.play(move)
-                node = _Node(after, move, position.currplayer)
+                node = _Node(after, move, position.currplayer, len(path[-1].children))
                 path[-1].children.append(node)
                 path.append(node)
                 node.values = self._estimate(after)
@@ -250,16 +252,14 @@ class MCTSBot(Bot):
                 break
             node = self._select(node)
             path.append(node)
+        below: _Node | None = None
         for visited in reversed(path):
             visited.visits += 1
             if visited.mover:
                 visited.total += shares[visited.mover - 1]
-            if visited.children:
-                me = visited.position.currplayer - 1
-                visited.values = max(
-                    (child.values for child in visited.children if child.values),
-                    key=lambda values: values[me],
-                )
+            if below is not None:
+                _back_up(visited, below)
+            below = visited
 
     def _playout(self, position: Position) -> list[float]:
         """Every player's reward from a playout of ``position`` (none with ``plies=0``)."""
