@@ -11,6 +11,11 @@ claimed, so the immediate score is a poor guide. Three estimates stand in:
   counted in king steps over free squares (:func:`territory`), which also
   says how mobile the caps are (a trapped cap reaches nothing);
 * :func:`evaluate`, which adds them up for every player.
+
+Two orderings of a position's moves serve the bots: :func:`move_priors`, a
+cheap guess (what the claimed pyramid is worth, room around the landing
+square), and :func:`move_estimates`, which estimates :func:`evaluate` after
+each move at a fifth of the cost of evaluating them all.
 """
 
 from __future__ import annotations
@@ -236,6 +241,8 @@ LANDING_WEIGHT: Final = 0.8
 # (OFFSET - estimate in 1/256 points) << 20 | kind << 18 | source << 12 | dest << 6 | target.
 _OFFSET: Final = 1 << 40
 _SLIDE, _PLACE, _PASS = 0, 1, 2
+#: The bits of an entry of :func:`move_priors` that say which move it is.
+MOVE_BITS: Final = (1 << 20) - 1
 
 
 def rank_entry(estimate: float, kind: int, source: int = 0, dest: int = 0, target: int = 0) -> int:
@@ -390,7 +397,3 @@ def prior_move(entry: int) -> Move:
 def prior_estimate(entry: int) -> float:
     """The estimate an entry of :func:`move_priors` was made with."""
     return (_OFFSET - (entry >> 20)) / 256
-
-
-#: The bits of an entry of :func:`move_priors` that say which move it is.
-MOVE_BITS: Final = (1 << 20) - 1
