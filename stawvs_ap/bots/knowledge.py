@@ -356,16 +356,16 @@ def move_estimates(position: Position) -> list[int]:
             if not rules.finalfree:
                 counts[board[dest]] += 1
             gains = kind_values(tuple(counts))
-            mine = potential(counts) + POINTS_PER_SQUARE * owned[me].bit_count() + tempo[me]
             totals = [
                 base[p] + POINTS_PER_SQUARE * owned[p].bit_count() + tempo[p] for p in range(n)
             ]
+            totals[me] = potential(counts) + POINTS_PER_SQUARE * owned[me].bit_count() + tempo[me]
             if not rules.finalfree:
                 counts[board[dest]] -= 1
             best_other = max(totals[p] for p in others)
             slide = source << 12 | dest << 6
             for target in (source,) if rules.hey else iter_squares(reach(dest, after)):
-                value = mine + gains[board[target]]
+                value = totals[me] + gains[board[target]]
                 rival = best_other
                 bit = 1 << target
                 if owned[me] & bit:
