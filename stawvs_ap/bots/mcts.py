@@ -130,8 +130,8 @@ class MCTSBot(Bot):
     chosen in the arena against :class:`~stawvs_ap.bots.simple.GreedyBot`;
     ``exploration`` and ``widening`` were screened again for the current move
     ordering with ``benchmarks/decisions.py`` (README, "Strength"): a
-    narrower, greedier search agrees with a 16,000-iteration search as often
-    at 0.25 s as the old settings did at 0.5–1 s.
+    narrower, greedier search agrees with a 16,000-iteration search about as
+    often at 0.25 s as the old settings (0.5 and 4) did at 1 s.
     """
 
     name = "mcts"
