@@ -136,10 +136,11 @@ def _figures_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _mean_interval(values: list[float]) -> str:
+def mean_interval(values: list[float], digits: int = 1) -> str:
+    """The mean and the half-width of its 95% interval (normal approximation)."""
     mean = statistics.fmean(values)
     half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
-    return f"{mean:.1f} ± {half:.1f}"
+    return f"{mean:.{digits}f} ± {half:.{digits}f}"
 
 
 def _balance_row(report: dict[str, Any]) -> str:
@@ -153,7 +154,7 @@ def _balance_row(report: dict[str, Any]) -> str:
     return (
         f"| {', '.join(report['variants']) or 'default'} | {len(results)} "
         f"| {100 * first_wins / len(results):.1f}% ({100 * low:.1f}–{100 * high:.1f}%) "
-        f"| {_mean_interval(plies)} | {_mean_interval(winning)} | {_mean_interval(margin)} "
+        f"| {mean_interval(plies)} | {mean_interval(winning)} | {mean_interval(margin)} "
         f"| {ties} |"
     )
 
