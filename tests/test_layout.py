@@ -8,6 +8,7 @@ functions and under ``TYPE_CHECKING`` too.
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
     errors               stawvs_ap.errors (a leaf every floor may use)
+    words                stawvs_ap.i18n (a leaf every floor but the rules core may use)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "stawvs_ap"
 
 FLOORS = {
     "stawvs_ap.errors": 0,
+    "stawvs_ap.i18n": 0,
     "stawvs_ap.core": 1,
     "stawvs_ap.state": 2,
     "stawvs_ap.host": 3,
@@ -124,7 +126,11 @@ def test_the_rules_core_knows_no_json_files_or_wording_modules() -> None:
             for n in ast.walk(tree)
             if isinstance(n, ast.ImportFrom) and not n.level
         }
-        assert not imported & {"json", "pydantic", "pathlib", "io", "os"}, (name, imported)
+        assert not imported & {"json", "pydantic", "pathlib", "io", "os", "gettext"}, (
+            name,
+            imported,
+        )
+        assert not any(t.startswith("stawvs_ap.i18n") for t in GRAPH[name]), name
 
 
 def test_the_layout_check_sees_a_planted_upward_import(tmp_path: Path) -> None:
