@@ -25,6 +25,8 @@ from ..bots.arena import BotSpec, format_table, match_report, play_match, summar
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
+from . import messages as m
 from .safe_io import Transaction
 from .textboard import board_text
 
@@ -183,15 +185,6 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
 
 # -- play --------------------------------------------------------------------------
 
-_HELP = """Type a move (d5 to place a cap; c3-f6,f2 to slide from c3 to f6 and claim f2;
-pass when you cannot move), or a command:
-  moves   list your legal moves
-  hint    ask the first bot for a hint
-  undo    take back your last move (and the bots' answers)
-  help    show this text
-  quit    leave the game
-"""
-
 
 def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     """A game in the terminal: written as it goes, so it has no outputs to commit."""
@@ -199,16 +192,19 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     players = len(lineup) + 1
     if not 1 <= args.seat <= players:
         raise BotCliError(f"--seat must be 1 to {players}, not {args.seat}")
-    game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
+    game = StawvsGame.new(
+        players, _variants(args.variant), seed=seed_of(args.seed), locale=args.locale
+    )
+    words = catalogue(game.locale)
     seed = seed_of(args.seed)
     bots: dict[int, Bot] = {}
-    names = ["You"] * players
+    names = [words.say(m.PLAY_YOU)] * players
     others = iter(lineup)
     for seat in range(1, players + 1):
         if seat != args.seat:
             spec = next(others)
             bots[seat] = spec.make(None if seed is None else f"{seed}:{seat}")
-            names[seat - 1] = f"{spec.name} (bot)"
+            names[seat - 1] = words.say(Phrase(m.PLAY_BOT_NAME, {"name": spec.name}))
     _Session(game, bots, names, args.seat, sys.stdin, sys.stdout).run()
     return {}
 
@@ -228,32 +224,37 @@ class _Session:
         self.game, self.bots, self.names, self.seat = game, bots, names, seat
         self.read, self.write = read, write
         self.turns: list[int] = []  # the plies at which the person moved
+        self.words: Catalogue = catalogue(game.locale)
 
-    def say(self, text: str) -> None:
-        self.write.write(text + "\n")
+    def say(self, text: str | Phrase) -> None:
+        words = text if isinstance(text, str) else self.words.say(text)
+        self.write.write(words + "\n")
         self.write.flush()
 
     def run(self) -> None:
         game = self.game
-        self.say(f"Stawvs for {game.numplayers}: you are player {self.seat}. Type help for help.")
+        self.say(Phrase(m.PLAY_WELCOME, {"players": game.numplayers, "seat": self.seat}))
         self.say(board_text(game, names=self.names))
         while not game.gameover:
             player = game.currplayer
             if player in self.bots:
                 move = self.bots[player].choose(game)
                 game.move(move)
-                self.say(f"Player {player} ({self.names[player - 1]}) plays {move}.")
+                name = self.names[player - 1]
+                self.say(
+                    Phrase(m.PLAY_BOT_PLAYS, {"player": player, "name": name, "move": str(move)})
+                )
                 self.say(board_text(game, names=self.names))
                 continue
             if not self.ask():
-                self.say("Bye.")
+                self.say(Phrase(m.PLAY_BYE))
                 return
-        self.say("The game is over.")
+        self.say(Phrase(m.PLAY_GAME_OVER))
 
     def ask(self) -> bool:
         """Read and carry out one line of the person's; False at the end of input or ``quit``."""
         game = self.game
-        self.write.write("Your move: ")
+        self.write.write(self.words.say(m.PLAY_PROMPT))
         self.write.flush()
         line = self.read.readline()
         if not line:
@@ -266,15 +267,25 @@ class _Session:
         if command in ("quit", "exit"):
             return False
         if command in ("help", "?"):
-            self.say(_HELP.rstrip())
+            self.say(Phrase(m.PLAY_HELP))
         elif command == "moves":
             moves = game.moves()
-            self.say(f"{len(moves)} legal moves: " + " ".join(moves))
+            self.say(Phrase(m.PLAY_MOVES, {"count": len(moves), "moves": " ".join(moves)}))
         elif command == "hint":
             adviser = next(iter(self.bots.values()))
             best = adviser.analyse(game, seconds=1.0, top=3)
             adviser.forget()  # its tree is now rooted at the person's turn
-            self.say("Hint: " + ", ".join(f"{c.move} ({100 * c.value:.0f}%)" for c in best))
+            candidates = [
+                self.words.say(
+                    Phrase(
+                        m.PLAY_HINT_CANDIDATE,
+                        {"move": str(c.move), "percent": f"{100 * c.value:.0f}"},
+                    )
+                )
+                for c in best
+            ]
+            separator = self.words.say(LIST_SEPARATOR)
+            self.say(Phrase(m.PLAY_HINT, {"candidates": separator.join(candidates)}))
         elif command == "undo":
             self.undo()
         elif not text:
@@ -284,10 +295,7 @@ class _Session:
             try:
                 game.move(text)
             except StawvsError as exc:
-                self.say(
-                    f"Not a legal move: {exc.message} [{exc.code}] "
-                    "(type moves for the legal moves, help for help)"
-                )
+                self.say(Phrase(m.PLAY_ILLEGAL, {"message": exc.message, "code": str(exc.code)}))
                 return True
             self.turns.append(before)
             self.say(board_text(game, names=self.names))
@@ -298,14 +306,14 @@ class _Session:
 
     def undo(self) -> None:
         if not self.turns:
-            self.say("There is no move of yours to take back.")
+            self.say(Phrase(m.PLAY_NO_UNDO))
             return
         back_to = self.turns.pop()
         while self._ply() > back_to:
             self.game.pop()
         for bot in self.bots.values():
             bot.forget()
-        self.say("Taken back.")
+        self.say(Phrase(m.PLAY_TAKEN_BACK))
         self.say(board_text(self.game, names=self.names))
 
 

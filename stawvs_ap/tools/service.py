@@ -19,6 +19,12 @@ an empty or oversized batch, a line over :data:`MAX_LINE_BYTES`), ``-32601``
 engine's code in ``error.data.code`` and a sentence a player can read as
 ``error.message``. Nothing ends the server but the end of its input or a
 closed standard output (both exit 0).
+
+Methods that return words for people (verdicts, labels, the chat log, the
+metadata, refusals of moves) take an optional ``locale``, a language tag such
+as ``"de"`` or ``"pt-BR"``: ``de-AT`` is answered in German, a language
+without a catalogue in English. Codes, states and results are the same in
+every language.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from typing import Any, BinaryIO, Final
 from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
+from ..i18n import negotiate
 from ..records import from_record
 from .jsonrpc import (
     INVALID_PARAMS,
@@ -101,6 +108,7 @@ def _is_player(value: object) -> bool:
 
 STATE: Final = Kind(lambda v: isinstance(v, str | dict), "a serialized state (JSON text or object)")
 TEXT: Final = Kind(lambda v: isinstance(v, str), "text")
+LOCALE: Final = Kind(lambda v: isinstance(v, str), "a language tag such as 'de' or 'pt-BR'")
 INT: Final = Kind(_is_int, "a whole number")
 OBJECT: Final = Kind(lambda v: isinstance(v, dict), "an object")
 SEED: Final = Kind(lambda v: isinstance(v, str) or _is_int(v), "a whole number or text")
@@ -199,7 +207,10 @@ RECENT: Final = RecentGames()
 
 
 def _game(params: Params) -> StawvsGame:
-    return RECENT.game(params["state"])
+    game = RECENT.game(params["state"])
+    if "locale" in params:
+        game.locale = params["locale"]
+    return game
 
 
 def _played(game: StawvsGame) -> Result:
@@ -216,9 +227,14 @@ def _played(game: StawvsGame) -> Result:
 
 
 @cache
-def _gameinfo() -> dict[str, Any]:
-    info: dict[str, Any] = json.loads(StawvsGame.info())
+def _gameinfo_in(language: str) -> dict[str, Any]:
+    info: dict[str, Any] = json.loads(StawvsGame.info(locale=language))
     return info
+
+
+def _gameinfo(locale: str | None = None) -> dict[str, Any]:
+    """The metadata with its words in ``locale``'s language (one per language, kept)."""
+    return _gameinfo_in(negotiate(locale))
 
 
 @_method("version")
@@ -226,14 +242,14 @@ def _version(params: Params) -> Result:
     return {"version": _gameinfo()["version"], "package": __version__}
 
 
-@_method("info")
+@_method("info", optional={"locale": LOCALE})
 def _info(params: Params) -> Result:
-    return {"gameinfo": _gameinfo()}
+    return {"gameinfo": _gameinfo(params.get("locale"))}
 
 
-@_method("variants", optional={"state": STATE})
+@_method("variants", optional={"state": STATE, "locale": LOCALE})
 def _variants(params: Params) -> Result:
-    result: Result = {"available": _gameinfo()["variants"]}
+    result: Result = {"available": _gameinfo(params.get("locale"))["variants"]}
     if "state" in params:
         game = _game(params)
         result["active"] = list(game.variants)
@@ -254,13 +270,13 @@ def _moves(params: Params) -> Result:
     return {"moves": _game(params).moves()}
 
 
-@_method("validate", {"state": STATE, "move": TEXT})
+@_method("validate", {"state": STATE, "move": TEXT}, {"locale": LOCALE})
 def _validate(params: Params) -> Result:
     # Every key, null where validate_move leaves it out: one shape for every verdict.
     return _game(params).validate_move(params["move"])._asdict()
 
 
-@_method("move", {"state": STATE}, {"move": TEXT, "moves": MOVES})
+@_method("move", {"state": STATE}, {"move": TEXT, "moves": MOVES, "locale": LOCALE})
 def _move(params: Params) -> Result:
     if ("move" in params) == ("moves" in params):
         raise RpcError(INVALID_PARAMS, "give either 'move' (one move) or 'moves' (a list)")
@@ -277,18 +293,18 @@ def _move(params: Params) -> Result:
     return _played(game)
 
 
-@_method("preview", {"state": STATE, "move": TEXT})
+@_method("preview", {"state": STATE, "move": TEXT}, {"locale": LOCALE})
 def _preview(params: Params) -> Result:
     game = _game(params).move(params["move"], partial=True)
     return {"render": game.render(), "results": game.results}
 
 
-@_method("click", {"state": STATE, "move": TEXT, "row": INT, "col": INT})
+@_method("click", {"state": STATE, "move": TEXT, "row": INT, "col": INT}, {"locale": LOCALE})
 def _click(params: Params) -> Result:
     return _game(params).handle_click(params["move"], params["row"], params["col"])._asdict()
 
 
-@_method("render", {"state": STATE}, {"ply": INT})
+@_method("render", {"state": STATE}, {"ply": INT, "locale": LOCALE})
 def _render(params: Params) -> Result:
     game = _game(params)
     if "ply" in params:
@@ -296,13 +312,13 @@ def _render(params: Params) -> Result:
     return {"render": game.render()}
 
 
-@_method("scores", {"state": STATE})
+@_method("scores", {"state": STATE}, {"locale": LOCALE})
 def _scores(params: Params) -> Result:
     sidebar = _game(params).sidebar_scores()
     return {"scores": sidebar[0]["scores"], "sidebar": sidebar}
 
 
-@_method("chat_log", {"state": STATE}, {"names": TEXTS})
+@_method("chat_log", {"state": STATE}, {"names": TEXTS, "locale": LOCALE})
 def _chat_log(params: Params) -> Result:
     return {"chat_log": _game(params).chat_log(params.get("names"))}
 
@@ -323,22 +339,22 @@ def _same_move(params: Params) -> Result:
     return {"same": _any_game().same_move(params["a"], params["b"])}
 
 
-@_method("resign", {"state": STATE, "player": INT})
+@_method("resign", {"state": STATE, "player": INT}, {"locale": LOCALE})
 def _resign(params: Params) -> Result:
     return _played(_game(params).resign(params["player"]))
 
 
-@_method("timeout", {"state": STATE, "player": INT})
+@_method("timeout", {"state": STATE, "player": INT}, {"locale": LOCALE})
 def _timeout(params: Params) -> Result:
     return _played(_game(params).timeout(params["player"]))
 
 
-@_method("draw", {"state": STATE})
+@_method("draw", {"state": STATE}, {"locale": LOCALE})
 def _draw(params: Params) -> Result:
     return _played(_game(params).draw())
 
 
-@_method("abandoned", {"state": STATE})
+@_method("abandoned", {"state": STATE}, {"locale": LOCALE})
 def _abandoned(params: Params) -> Result:
     return _played(_game(params).abandoned())
 

@@ -22,6 +22,9 @@ from ..core.scoring import group_collection, score
 from ..core.squares import FILES
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
+from . import messages as m
+from .textboard import player_labels
 
 __all__ = ["CAP_COLOURS", "PYRAMID_COLOURS", "board_svg"]
 
@@ -284,7 +287,7 @@ def _stack(cx: float, base_y: float, unit: float, stack: Sequence[int]) -> list[
 
 
 def _collections(
-    canvas: _Canvas, position: Position, names: Sequence[str], y: float
+    canvas: _Canvas, position: Position, names: Sequence[str], y: float, words: Catalogue
 ) -> tuple[list[str], float]:
     """Each player's score and trees from ``y`` down; returns the elements and the new ``y``."""
     sq_size = canvas.square
@@ -297,9 +300,8 @@ def _collections(
         points = score(collection)
         y += font * 1.6
         out.extend(_cap(canvas.margin + font * 0.6, y - font * 0.35, font * 0.6, player))
-        label = f"{names[player - 1]}: {points} point{'s' if points != 1 else ''}"
-        if player in position.eliminated:
-            label += " (passed)"
+        wording = m.SVG_PLAYER_PASSED if player in position.eliminated else m.SVG_PLAYER
+        label = words.say(Phrase(wording, {"name": names[player - 1], "points": points}))
         out.append(_text(canvas.margin + font * 1.6, y, label, font_size=font, fill="#212121"))
         stacks = group_collection(collection)
         if not stacks:
@@ -328,12 +330,18 @@ def _collections(
     return out, y
 
 
-def _status(position: Position, winners: Sequence[int] | None, names: Sequence[str]) -> str:
+def _status(
+    position: Position, winners: Sequence[int] | None, names: Sequence[str], words: Catalogue
+) -> str:
     if winners is not None:
-        shown = ", ".join(names[p - 1] for p in winners) or "nobody"
-        return f"Game over. Winner{'s' if len(winners) > 1 else ''}: {shown}"
-    phase = "placing caps" if position.mode == "place" else "collecting"
-    return f"{names[position.currplayer - 1]} to move ({phase})"
+        if not winners:
+            return words.say(m.SVG_NOBODY_WON)
+        if len(winners) == 1:
+            return words.say(Phrase(m.SVG_WINNER, {"winner": names[winners[0] - 1]}))
+        shown = words.say(LIST_SEPARATOR).join(names[p - 1] for p in winners)
+        return words.say(Phrase(m.SVG_WINNERS, {"winners": shown}))
+    to_move = m.SVG_TO_PLACE if position.mode == "place" else m.SVG_TO_COLLECT
+    return words.say(Phrase(to_move, {"name": names[position.currplayer - 1]}))
 
 
 def _arrow(canvas: _Canvas, source: int, dest: int) -> list[str]:
@@ -362,6 +370,7 @@ def board_svg(
     lastmove: Move | str | None = None,
     arrows: Sequence[tuple[int, int]] = (),
     names: Sequence[str] | None = None,
+    locale: str | None = None,
 ) -> str:
     """Return a standalone SVG document picturing a position, or the position a game shows.
 
@@ -369,12 +378,17 @@ def board_svg(
     from the collections. ``lastmove`` is drawn (a game's own last move by
     default); ``arrows`` are extra ``(from, to)`` squares to point out, such as
     a hint. ``names`` label the players (default "Player 1", …); all text is
-    XML-escaped. The result depends only on what is shown, never on time.
+    XML-escaped. The words are in ``locale``'s language (default: the game's,
+    or English for a position). The result depends only on what is shown and
+    the language, never on time.
     """
     if isinstance(size, bool) or not isinstance(size, int) or not _MIN_SIZE <= size <= _MAX_SIZE:
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT, f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
         )
+    if locale is None and isinstance(shown, StawvsGame):
+        locale = shown.locale
+    words = catalogue(locale)
     if isinstance(shown, StawvsGame):
         position = shown.position
         winners = shown.winner if shown.gameover else None
@@ -386,12 +400,10 @@ def board_svg(
     else:
         raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot draw {type(shown).__name__}")
     numplayers = position.rules.numplayers
-    labels = [f"Player {p}" for p in range(1, numplayers + 1)]
-    if names is not None:
-        labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
+    labels = player_labels(numplayers, names, words)
     canvas = _Canvas(size)
     body: list[str] = []
-    status = _status(position, winners, labels)
+    status = _status(position, winners, labels, words)
     body.append(
         _text(
             canvas.margin,
@@ -410,13 +422,13 @@ def board_svg(
     for source, dest in arrows:
         body.extend(_arrow(canvas, source, dest))
     start = canvas.board_bottom + canvas.square * 0.6
-    collections, bottom = _collections(canvas, position, labels, start)
+    collections, bottom = _collections(canvas, position, labels, start, words)
     body.extend(collections)
     height = bottom + canvas.margin * 0.6
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_num(height)}" '
         f'viewBox="0 0 {size} {_num(height)}">',
-        f"<title>{escape('Stawvs: ' + status)}</title>",
+        f"<title>{escape(words.say(Phrase(m.SVG_TITLE, {'status': status})))}</title>",
         "<defs>",
         f'<marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" '
         'markerWidth="3" markerHeight="3" markerUnits="strokeWidth" orient="auto">'
