@@ -49,12 +49,13 @@ def describe(
     """The sentences of one move's (or ending's) ``events``: ``actor`` names
     who moved, ``name_of`` every player, ``after`` is the position the move made.
 
-    >>> from stawvs_ap import StawvsGame
+    >>> from stawvs_ap import Move, Position
     >>> from stawvs_ap.i18n import catalogue
-    >>> game = StawvsGame(2, seed=1).move("b3")
-    >>> entry = game._stack[-1]
-    >>> [catalogue("en").say(p) for p in describe(entry.events, "Ann", {}, entry.position)]
-    ['Ann placed a cap on the small blue pyramid at b3.']
+    >>> after, events = Position.initial(2, (), 1).play(Move.parse("b3"))
+    >>> [catalogue("de").say(p) for p in describe(events, "Ann", {}, after)]
+    ['Ann setzte auf b3 eine Kappe auf die mittlere grüne Pyramide.']
+    >>> [catalogue("en").say(p) for p in describe(events, "Ann", {}, after)]
+    ['Ann placed a cap on the medium green pyramid at b3.']
     """
     ending = next((type(e) for e in events if type(e) in _ENDING_REASONS), None)
     said: list[Phrase] = []

@@ -21,13 +21,14 @@ from ..i18n import Phrase, message, plural
 # -- verdicts on moves ------------------------------------------------------------------
 
 GAME_OVER: Final = message("verdict.game-over", "The game is over: no more moves can be made.")
-# TRANSLATORS: {fields} is a programmer's view of a broken move value, such as
-# (70, None, None, False); keep it as it is.
+# TRANSLATORS: {fields} is a programmer's view of a broken move value,
+# such as (70, None, None, False); keep it as it is.
 MALFORMED_VALUE: Final = message(
     "verdict.malformed-value", "That is not a move ({fields} is no move of Stawvs)."
 )
-# TRANSLATORS: {problem} is one of the "syntax.*" messages, in lower case. "d5",
-# "c3-f6,f2" and "pass" are what players type: do not translate them.
+# TRANSLATORS: {problem} is one of the "syntax.*" messages, in lower case.
+# "d5", "c3-f6,f2" and "pass" are what players type: do not translate
+# them.
 MALFORMED: Final = message(
     "verdict.malformed",
     "That is not a move ({problem}). Write a square such as d5, a move such as c3-f6,f2, or pass.",
@@ -37,7 +38,8 @@ NOT_TEXT: Final = message("syntax.not-text", "a move must be text, not {type}")
 TOO_LONG: Final = message("syntax.too-long", "a move is never longer than {limit} characters")
 # TRANSLATORS: {text} is what the player typed, in quotes, such as 'zz'.
 NOT_A_MOVE: Final = message("syntax.not-a-move", "{text} is not a move")
-# TRANSLATORS: a cap is a game piece: each player's caps stand on pyramids.
+# TRANSLATORS: a cap is a game piece: each player's caps stand on
+# pyramids.
 NO_PASS_PLACING: Final = message(
     "verdict.no-pass-placing", "You cannot pass while caps are being placed."
 )
@@ -58,21 +60,21 @@ MUST_PASS: Final = message(
 NOT_YOUR_CAP: Final = message(
     "verdict.not-your-cap", "There is no cap of yours on {square}: choose one of your own caps."
 )
-# TRANSLATORS: {source} and {dest} are squares: where the cap stands, and where
-# the player wanted it to land.
+# TRANSLATORS: {source} and {dest} are squares: where the cap stands, and
+# where the player wanted it to land.
 BAD_SLIDE: Final = message(
     "verdict.bad-slide",
     "Your cap on {source} cannot slide to {dest}: it moves in a straight line over pyramids "
     "without caps and stops on one.",
 )
-# TRANSLATORS: "Simpler captures" is the name of a variant (variant.hey.name).
-# To claim is to take a pyramid into one's collection.
+# TRANSLATORS: "Simpler captures" is the name of a variant
+# (variant.hey.name). To claim is to take a pyramid into one's collection.
 BAD_CLAIM_HEY: Final = message(
     "verdict.bad-claim-hey",
     "With simpler captures you must claim the pyramid you just left, on {source}.",
 )
-# TRANSLATORS: {target} is the square of the pyramid the player wanted to claim,
-# {dest} the square where their cap landed.
+# TRANSLATORS: {target} is the square of the pyramid the player wanted to
+# claim, {dest} the square where their cap landed.
 BAD_CLAIM: Final = message(
     "verdict.bad-claim",
     "You cannot claim {target} from {dest}: claim a pyramid without a cap in a straight, "
@@ -81,8 +83,8 @@ BAD_CLAIM: Final = message(
 
 # -- accepted moves and instructions --------------------------------------------------
 
-# TRANSLATORS: a complete move being checked before it is sent; {pyramid} is a
-# "pyramid.claimed.*" message such as "a large blue pyramid".
+# TRANSLATORS: a complete move being checked before it is sent; {pyramid}
+# is a "pyramid.claimed.*" message such as "a large blue pyramid".
 SLIDE_AND_CLAIM: Final = message(
     "verdict.slide-and-claim", "Slide from {source} to {dest} and claim {pyramid} on {target}."
 )
@@ -91,8 +93,8 @@ PLACE_HERE: Final = message("verdict.place", "Place your cap on {square}.")
 CHOOSE_DEST: Final = message(
     "instruction.choose-destination", "Now choose where your cap on {source} slides to."
 )
-# TRANSLATORS: ",{source}" is what the player adds to the move, such as ",c3":
-# keep the comma.
+# TRANSLATORS: ",{source}" is what the player adds to the move, such as
+# ",c3": keep the comma.
 CHOOSE_HEY_CLAIM: Final = message(
     "instruction.claim-left-square",
     "With simpler captures you claim the pyramid you leave: add ,{source}.",
@@ -107,8 +109,8 @@ CANNOT_MOVE: Final = message(
     "instruction.cannot-move", "None of your caps can move: you must pass."
 )
 CHOOSE_CAP: Final = message("instruction.choose-cap", "Choose one of your caps to move.")
-# TRANSLATORS: {instruction} is an "instruction.*" or "verdict.*" message saying
-# what the move still needs.
+# TRANSLATORS: {instruction} is an "instruction.*" or "verdict.*" message
+# saying what the move still needs.
 NOT_FINISHED: Final = message("verdict.not-finished", "That move is not finished. {instruction}")
 OFF_BOARD: Final = message("click.off-board", "That click is not on the board.")
 ALREADY_COMPLETE: Final = message(
@@ -118,13 +120,15 @@ ALREADY_OVER: Final = message("ending.already-over", "The game is already over."
 
 # -- names ------------------------------------------------------------------------------
 
-# TRANSLATORS: a player's name when the host gives none; {player} is 1 to 4.
+# TRANSLATORS: a player's name when the host gives none; {player} is 1 to
+# 4.
 PLAYER: Final = message("player.name", "Player {player}")
 # -- pyramids: each kind in each of the three places a sentence names it ---------------
 
-# TRANSLATORS: "pyramid.claimed.*": the pyramid a player claims, as the object of
-# "claim"/"claimed": "...and claimed a large blue pyramid at f2." Sizes 1-3 are
-# small, medium and large; grey (GH) pyramids are the ghosts left at the end.
+# TRANSLATORS: "pyramid.claimed.*": the pyramid a player claims, as the
+# object of "claim"/"claimed": "...and claimed a large blue pyramid at
+# f2." Sizes 1-3 are small, medium and large; grey (GH) pyramids are the
+# ghosts left at the end.
 _CLAIMED: Final = (
     message("pyramid.claimed.PI1", "a small pink pyramid"),
     message("pyramid.claimed.PI2", "a medium pink pyramid"),
@@ -142,8 +146,9 @@ _CLAIMED: Final = (
     message("pyramid.claimed.GH2", "a medium grey pyramid"),
     message("pyramid.claimed.GH3", "a large grey pyramid"),
 )
-# TRANSLATORS: "pyramid.capped.*": the pyramid a cap was placed on, followed by
-# its square: "Player 1 placed a cap on the large blue pyramid at d5."
+# TRANSLATORS: "pyramid.capped.*": the pyramid a cap was placed on,
+# followed by its square: "Player 1 placed a cap on the large blue pyramid
+# at d5."
 _CAPPED: Final = (
     message("pyramid.capped.PI1", "the small pink pyramid"),
     message("pyramid.capped.PI2", "the medium pink pyramid"),
@@ -161,9 +166,9 @@ _CAPPED: Final = (
     message("pyramid.capped.GH2", "the medium grey pyramid"),
     message("pyramid.capped.GH3", "the large grey pyramid"),
 )
-# TRANSLATORS: "pyramid.under-cap.*": a pyramid a player's cap stands on, in the
-# list of chat.eliminated-caps: "Player 1's caps still stand on a large blue
-# pyramid and a small pink pyramid."
+# TRANSLATORS: "pyramid.under-cap.*": a pyramid a player's cap stands on,
+# in the list of chat.eliminated-caps: "Player 1's caps still stand on a
+# large blue pyramid and a small pink pyramid."
 _UNDER_CAP: Final = (
     message("pyramid.under-cap.PI1", "a small pink pyramid"),
     message("pyramid.under-cap.PI2", "a medium pink pyramid"),
@@ -206,9 +211,11 @@ def player_name(player: int) -> Phrase:
 
 # -- the chat log -----------------------------------------------------------------------
 
-# TRANSLATORS: {pyramid} is a "pyramid.capped.*" message, {square} its square.
+# TRANSLATORS: {pyramid} is a "pyramid.capped.*" message, {square} its
+# square.
 PLACED: Final = message("chat.placed", "{actor} placed a cap on {pyramid} at {square}.")
-# TRANSLATORS: {pyramid} is a "pyramid.claimed.*" message, {target} its square.
+# TRANSLATORS: {pyramid} is a "pyramid.claimed.*" message, {target} its
+# square.
 MOVED: Final = message(
     "chat.moved", "{actor} moved from {source} to {dest} and claimed {pyramid} at {target}."
 )
@@ -216,7 +223,8 @@ ELIMINATED: Final = message(
     "chat.eliminated",
     "{actor} had no move left and passed, and will pass for the rest of the game.",
 )
-# TRANSLATORS: {pyramids} is a list of "pyramid.under-cap.*" messages (list.and).
+# TRANSLATORS: {pyramids} is a list of "pyramid.under-cap.*" messages
+# (list.and).
 ELIMINATED_CAPS: Final = message(
     "chat.eliminated-caps",
     "{actor} had no move left and passed, and will pass for the rest of the game. "
@@ -241,7 +249,8 @@ OVER_ALL_PASSED_FINALFREE: Final = message(
 )
 NOBODY_WON: Final = message("chat.nobody-won", "Nobody won.")
 WON: Final = message("chat.won", "{winner} won.")
-# TRANSLATORS: English says "points" for every number; use your language's forms.
+# TRANSLATORS: English says "points" for every number; use your language's
+# forms.
 WON_WITH: Final = plural(
     "chat.won-with",
     "{winner} won with {points} points.",
@@ -263,8 +272,8 @@ ABANDONED: Final = message("chat.abandoned", "The game was called off.")
 
 # -- the render and the sidebar -----------------------------------------------------------
 
-# TRANSLATORS: the label of a player's collection beside the board. English says
-# "points" for every number; use your language's forms.
+# TRANSLATORS: the label of a player's collection beside the board.
+# English says "points" for every number; use your language's forms.
 STASH_LABEL: Final = plural(
     "render.collection",
     "Player {player}'s pyramids ({points} points)",
@@ -286,8 +295,8 @@ DESCRIPTION: Final = message(
     "score: 7 points for each tree of one colour (small, medium and large), 5 for each mixed "
     "tree and 1 for every other pyramid. The highest score wins.",
 )
-# TRANSLATORS: the variants' names and descriptions ("variant.<id>.*"); the
-# default setup is what a game has when no setup variant is chosen.
+# TRANSLATORS: the variants' names and descriptions ("variant.<id>.*");
+# the default setup is what a game has when no setup variant is chosen.
 DEFAULT_SETUP_NAME: Final = message("variant.default-setup.name", "Default setup (empty corners)")
 DEFAULT_SETUP_DESCRIPTION: Final = message(
     "variant.default-setup.description", "The four corner squares start empty."

@@ -8,10 +8,13 @@ English text (the gettext message id) with named placeholders such as
 Code builds a :class:`Phrase` (a message and its arguments, typed values
 first) and a :class:`Catalogue` words it in one language:
 
->>> from stawvs_ap.i18n import Phrase, catalogue, message
->>> hello = message("example.hello", "Hello, {name}.")
->>> catalogue("en").say(Phrase(hello, {"name": "Ann"}))
-'Hello, Ann.'
+>>> from stawvs_ap.i18n import LIST_AND, Phrase, catalogue
+>>> LIST_AND
+Message(id='list.and', text='{items} and {last}', plural_text=None, plural_by=None)
+>>> catalogue("en").say(Phrase(LIST_AND, {"items": "Ann, Bo", "last": "Cy"}))
+'Ann, Bo and Cy'
+>>> catalogue("en").listing(["Ann", "Bo", "Cy"])
+'Ann, Bo and Cy'
 >>> catalogue("xx-Unknown").language  # anything unknown is English, never an error
 'en'
 
@@ -120,8 +123,9 @@ def messages() -> dict[str, Message]:
     return dict(_REGISTRY)
 
 
-# TRANSLATORS: the end of a list of two or more names or pyramids: "A, B and C".
-# {items} is the list before its last item, joined with list.separator.
+# TRANSLATORS: the end of a list of two or more names or pyramids: "A, B
+# and C". {items} is the list before its last item, joined with
+# list.separator.
 LIST_AND: Final = message("list.and", "{items} and {last}")
 LIST_SEPARATOR: Final = message("list.separator", ", ")
 
