@@ -14,6 +14,7 @@ import stawvs_ap.i18n as i18n
 import stawvs_ap.tools.messages as tools_messages
 from stawvs_ap.i18n import (
     LIST_AND,
+    Listing,
     Message,
     Phrase,
     catalogue,
@@ -118,7 +119,7 @@ def test_a_catalogue_is_loaded_once_and_then_shared(monkeypatch: pytest.MonkeyPa
 
 def test_a_phrase_words_its_arguments_phrases_and_lists_in_its_language() -> None:
     words = catalogue("en")
-    pyramids = (host_messages.under_cap(5), host_messages.under_cap(0))
+    pyramids = Listing([host_messages.under_cap(5), host_messages.under_cap(0)])
     said = Phrase(host_messages.ELIMINATED_CAPS, {"actor": "Ann", "pyramids": pyramids})
     assert words.say(said) == (
         "Ann had no move left and passed, and will pass for the rest of the game. "
@@ -185,3 +186,27 @@ def test_the_table_holds_just_the_ids_asked_and_refuses_unknown_ones() -> None:
     assert table["messages"] == {"list.and": "{items} and {last}", "player.name": "Player {player}"}
     with pytest.raises(KeyError):
         catalogue("en").table(["no.such.message"])
+
+
+@pytest.mark.parametrize("language", languages())
+def test_templates_made_ready_for_the_percent_operator_word_as_str_format_does(
+    language: str,
+) -> None:
+    # Catalogue.format (cached templates, % operator) against the plain way
+    # (gettext's template every time, str.format_map): docs/DEVELOPMENT.md.
+    words = catalogue(language)
+    for declared in messages().values():
+        fields = {f for _, f, _, _ in __import__("string").Formatter().parse(declared.text) if f}
+        args: dict[str, object] = {name: f"<{name} 100%>" for name in fields}
+        for name in declared.words:
+            args[name] = host_messages.claimed(3)
+        counts = [1] if declared.plural_by is None else [0, 1, 2, 5, 21, 1000000]
+        for n in counts:
+            if declared.plural_by is not None:
+                args[declared.plural_by] = n
+            fast = words.format(declared, args)  # type: ignore[arg-type]
+            assert fast == words.plainly(declared, args), (language, declared.id, n)  # type: ignore[arg-type]
+            assert words.template(declared, n) == words.looked_up(declared, n)
+    assert "%" in words.say(
+        Phrase(tools_messages.PLAY_HINT_CANDIDATE, {"move": "a1", "percent": 5})
+    )

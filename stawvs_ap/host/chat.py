@@ -23,7 +23,7 @@ from ..core.events import (
     TimedOut,
 )
 from ..core.squares import SQUARE_NAMES
-from ..i18n import Catalogue, Phrase, catalogue
+from ..i18n import Catalogue, Listing, Phrase, catalogue
 from . import messages as m
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def describe(
                     )
                 )
             case Passed(first=True, under_caps=under) if under:
-                pyramids = tuple(m.under_cap(p) for p in under)
+                pyramids = Listing(m.under_cap(p) for p in under)
                 said.append(Phrase(m.ELIMINATED_CAPS, {"actor": actor, "pyramids": pyramids}))
             case Passed(first=True):
                 said.append(Phrase(m.ELIMINATED, {"actor": actor}))
@@ -117,7 +117,7 @@ def _winners(players: Sequence[int], name_of: Mapping[int, Name], after: Positio
     """Who won; with their points when the game was played to its end (``after``)."""
     if not players:
         return Phrase(m.NOBODY_WON)
-    names = tuple(name_of.get(p) or m.player_name(p) for p in players)
+    names = Listing(name_of.get(p) or m.player_name(p) for p in players)
     points = None
     if after is not None:
         scores = after.scores()

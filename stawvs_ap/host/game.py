@@ -19,7 +19,7 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
 from ..core.variants import check_variants
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
-from ..i18n import Catalogue, Phrase, catalogue, negotiate
+from ..i18n import Catalogue, Phrase, catalogue
 from ..state.checks import check_position, ending_events
 from ..state.entry import ENGINE_VERSION, Entry
 from ..state.reader import load_state
@@ -59,8 +59,8 @@ class StawvsGame:
     """
 
     gameinfo: ClassVar[GameInfo] = GAMEINFO
-    #: The language of the game's words, as :func:`~stawvs_ap.i18n.negotiate` answers.
-    _language: str = "en"
+    #: The catalogue of the game's language (see :attr:`locale`).
+    _catalogue: Catalogue = catalogue()
 
     def __init__(
         self,
@@ -182,14 +182,14 @@ class StawvsGame:
         Set it to any language tag: ``"de-AT"`` gives ``"de"``, a language
         without a catalogue gives ``"en"``; it never fails on a tag.
         """
-        return self._language
+        return self._catalogue.language
 
     @locale.setter
     def locale(self, tag: str | None) -> None:
-        self._language = negotiate(tag)
+        self._catalogue = catalogue(tag)
 
     def _words(self, locale: str | None) -> Catalogue:
-        return catalogue(self._language if locale is None else locale)
+        return self._catalogue if locale is None else catalogue(locale)
 
     # -- what is shown -------------------------------------------------------
 
@@ -270,8 +270,9 @@ class StawvsGame:
         """Judge a move (a string or a :class:`Move`) for the player to move. Never raises.
 
         The message is in the game's language, or in ``locale``'s."""
-        position = self.position
-        return judge(position, m, game_over=self.gameover).result(position, self._words(locale))
+        entry = self._stack[self._index]
+        words = self._catalogue if locale is None else catalogue(locale)
+        return judge(entry.position, m, game_over=entry.ended).result(entry.position, words)
 
     def is_legal(self, m: object) -> bool:
         """Whether ``m`` (a string or a :class:`Move`) is a legal complete move now."""

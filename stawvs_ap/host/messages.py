@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..core.pyramids import PYRAMIDS, Pyramid
-from ..i18n import Phrase, message, plural
+from ..i18n import Message, Phrase, message, plural
 
 # -- verdicts on moves ------------------------------------------------------------------
 
@@ -32,6 +32,7 @@ MALFORMED_VALUE: Final = message(
 MALFORMED: Final = message(
     "verdict.malformed",
     "That is not a move ({problem}). Write a square such as d5, a move such as c3-f6,f2, or pass.",
+    words=("problem",),
 )
 # TRANSLATORS: {type} is a Python type name such as int.
 NOT_TEXT: Final = message("syntax.not-text", "a move must be text, not {type}")
@@ -86,7 +87,9 @@ BAD_CLAIM: Final = message(
 # TRANSLATORS: a complete move being checked before it is sent; {pyramid}
 # is a "pyramid.claimed.*" message such as "a large blue pyramid".
 SLIDE_AND_CLAIM: Final = message(
-    "verdict.slide-and-claim", "Slide from {source} to {dest} and claim {pyramid} on {target}."
+    "verdict.slide-and-claim",
+    "Slide from {source} to {dest} and claim {pyramid} on {target}.",
+    words=("pyramid",),
 )
 PASS_NOW: Final = message("verdict.pass", "You have no move left, so you pass.")
 PLACE_HERE: Final = message("verdict.place", "Place your cap on {square}.")
@@ -111,7 +114,9 @@ CANNOT_MOVE: Final = message(
 CHOOSE_CAP: Final = message("instruction.choose-cap", "Choose one of your caps to move.")
 # TRANSLATORS: {instruction} is an "instruction.*" or "verdict.*" message
 # saying what the move still needs.
-NOT_FINISHED: Final = message("verdict.not-finished", "That move is not finished. {instruction}")
+NOT_FINISHED: Final = message(
+    "verdict.not-finished", "That move is not finished. {instruction}", words=("instruction",)
+)
 OFF_BOARD: Final = message("click.off-board", "That click is not on the board.")
 ALREADY_COMPLETE: Final = message(
     "click.already-complete", "That move is already complete: submit it, or start again."
@@ -189,19 +194,19 @@ _UNDER_CAP: Final = (
 assert [m.id.rsplit(".", 1)[1] for m in _CLAIMED] == [p.code for p in PYRAMIDS]
 
 
-def claimed(pyramid: Pyramid | int) -> Phrase:
+def claimed(pyramid: Pyramid | int) -> Message:
     """``pyramid`` as the object of a claim: "a large blue pyramid"."""
-    return Phrase(_CLAIMED[pyramid])
+    return _CLAIMED[pyramid]
 
 
-def capped(pyramid: Pyramid | int) -> Phrase:
+def capped(pyramid: Pyramid | int) -> Message:
     """The pyramid a cap was placed on: "the large blue pyramid"."""
-    return Phrase(_CAPPED[pyramid])
+    return _CAPPED[pyramid]
 
 
-def under_cap(pyramid: Pyramid | int) -> Phrase:
+def under_cap(pyramid: Pyramid | int) -> Message:
     """A pyramid under a cap, in a list: "a large blue pyramid"."""
-    return Phrase(_UNDER_CAP[pyramid])
+    return _UNDER_CAP[pyramid]
 
 
 def player_name(player: int) -> Phrase:
@@ -213,15 +218,20 @@ def player_name(player: int) -> Phrase:
 
 # TRANSLATORS: {pyramid} is a "pyramid.capped.*" message, {square} its
 # square.
-PLACED: Final = message("chat.placed", "{actor} placed a cap on {pyramid} at {square}.")
+PLACED: Final = message(
+    "chat.placed", "{actor} placed a cap on {pyramid} at {square}.", words=("actor", "pyramid")
+)
 # TRANSLATORS: {pyramid} is a "pyramid.claimed.*" message, {target} its
 # square.
 MOVED: Final = message(
-    "chat.moved", "{actor} moved from {source} to {dest} and claimed {pyramid} at {target}."
+    "chat.moved",
+    "{actor} moved from {source} to {dest} and claimed {pyramid} at {target}.",
+    words=("actor", "pyramid"),
 )
 ELIMINATED: Final = message(
     "chat.eliminated",
     "{actor} had no move left and passed, and will pass for the rest of the game.",
+    words=("actor",),
 )
 # TRANSLATORS: {pyramids} is a list of "pyramid.under-cap.*" messages
 # (list.and).
@@ -229,8 +239,9 @@ ELIMINATED_CAPS: Final = message(
     "chat.eliminated-caps",
     "{actor} had no move left and passed, and will pass for the rest of the game. "
     "{actor}'s caps still stand on {pyramids}.",
+    words=("actor", "pyramids"),
 )
-PASSED_AGAIN: Final = message("chat.passed-again", "{actor} passed again.")
+PASSED_AGAIN: Final = message("chat.passed-again", "{actor} passed again.", words=("actor",))
 OVER_RESIGNED: Final = message("chat.over-resigned", "The game is over by resignation.")
 OVER_TIMEOUT: Final = message(
     "chat.over-timeout", "The game is over because a player ran out of time."
@@ -248,7 +259,7 @@ OVER_ALL_PASSED_FINALFREE: Final = message(
     "The game is over: every player has passed. The caps stay where they are.",
 )
 NOBODY_WON: Final = message("chat.nobody-won", "Nobody won.")
-WON: Final = message("chat.won", "{winner} won.")
+WON: Final = message("chat.won", "{winner} won.", words=("winner",))
 # TRANSLATORS: English says "points" for every number; use your language's
 # forms.
 WON_WITH: Final = plural(
@@ -256,17 +267,19 @@ WON_WITH: Final = plural(
     "{winner} won with {points} points.",
     "{winner} won with {points} points.",
     count="points",
+    words=("winner",),
 )
 # TRANSLATORS: {winners} is a list of names (list.and).
-SHARED: Final = message("chat.shared", "{winners} shared the win.")
+SHARED: Final = message("chat.shared", "{winners} shared the win.", words=("winners",))
 SHARED_WITH: Final = plural(
     "chat.shared-with",
     "{winners} shared the win with {points} points each.",
     "{winners} shared the win with {points} points each.",
     count="points",
+    words=("winners",),
 )
-RESIGNED: Final = message("chat.resigned", "{player} resigned.")
-TIMED_OUT: Final = message("chat.timed-out", "{player} ran out of time.")
+RESIGNED: Final = message("chat.resigned", "{player} resigned.", words=("player",))
+TIMED_OUT: Final = message("chat.timed-out", "{player} ran out of time.", words=("player",))
 DRAW_AGREED: Final = message("chat.draw-agreed", "Everyone agreed to end the game in a draw.")
 ABANDONED: Final = message("chat.abandoned", "The game was called off.")
 

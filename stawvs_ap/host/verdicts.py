@@ -14,7 +14,7 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Position
 from ..core.squares import SQUARE_NAMES
 from ..errors import ErrorCode
-from ..i18n import Catalogue, Phrase
+from ..i18n import Argument, Catalogue, Message, Phrase
 from .messages import (
     BAD_CLAIM,
     BAD_CLAIM_HEY,
@@ -82,61 +82,56 @@ def abstract_play_form(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class Verdict(NamedTuple):
-    """A judged move: the parsed ``move`` when valid, else the ``code`` and the
-    ``reason`` of the refusal (a phrase, worded in the player's language when
-    asked). Accepted moves are worded only when asked (:meth:`result`): a host
-    that just plays moves never reads the sentence."""
+    """A judged move: the parsed ``move`` when valid, else the ``code`` of the
+    refusal and what was ``refused`` (the parsed move, the broken :class:`Move`,
+    or the syntax error of a text that is no move). A verdict is worded only
+    when asked (:meth:`phrase`, :meth:`result`): a host that just plays moves
+    never reads the sentence."""
 
     move: Move | None
     complete: int | None = None
     code: ErrorCode | None = None
-    reason: Phrase | None = None
+    refused: Move | MoveSyntaxError | None = None
 
     def phrase(self, position: Position) -> Phrase:
         """What the verdict tells the player: why the move is refused, what the
         move does, or what is to be done first."""
         if self.move is None:
-            assert self.reason is not None
-            return self.reason
+            assert self.code is not None
+            return _why(self.code, position, self.refused)
         if self.move.is_empty:
             return instructions(position)
-        return _accepted(position, self.move)
+        return Phrase(*_accepted(position, self.move))
 
     def result(self, position: Position, words: Catalogue) -> ValidationResult:
         """The public verdict, with its message for the player in ``words``' language."""
-        message = words.say(self.phrase(position))
-        if self.move is None:
-            return ValidationResult(False, message, code=self.code)
-        if self.move.is_empty:
-            return ValidationResult(True, message, INCOMPLETE)
-        canrender = None if self.move.is_pass else True
-        return ValidationResult(True, message, self.complete, canrender)
+        move = self.move
+        if move is None:
+            return ValidationResult(False, words.say(self.phrase(position)), code=self.code)
+        if move.is_empty:
+            return ValidationResult(True, words.say(instructions(position)), INCOMPLETE)
+        message = words.format(*_accepted(position, move))
+        return ValidationResult(True, message, self.complete, None if move.is_pass else True)
 
 
 def judge(position: Position, text: object, *, game_over: bool = False) -> Verdict:
     """Judge ``text`` (a move string or a :class:`Move`) as the next move of
     ``position``'s player to move."""
     if game_over:
-        return _refused(ErrorCode.GAMEOVER, Phrase(GAME_OVER))
+        return Verdict(None, code=ErrorCode.GAMEOVER)
     if type(text) is Move:
         move = text
         if not move.is_well_formed():
-            return _refused(
-                ErrorCode.MALFORMED, Phrase(MALFORMED_VALUE, {"fields": repr(tuple(move))})
-            )
+            return Verdict(None, code=ErrorCode.MALFORMED, refused=move)
     else:
         try:
             move = Move.parse(text)  # type: ignore[arg-type]  # refuses non-text itself
         except MoveSyntaxError as exc:
-            return _refused(ErrorCode.MALFORMED, Phrase(MALFORMED, {"problem": _syntax(exc)}))
+            return Verdict(None, code=ErrorCode.MALFORMED, refused=exc)
     code = position.problem(move)
     if code is not None:
-        return _refused(code, _why(code, position, move))
+        return Verdict(None, code=code, refused=move)
     return Verdict(move, COMPLETE if position.is_complete(move) else INCOMPLETE)
-
-
-def _refused(code: ErrorCode, reason: Phrase) -> Verdict:
-    return Verdict(None, code=code, reason=reason)
 
 
 def _syntax(error: MoveSyntaxError) -> Phrase:
@@ -148,8 +143,16 @@ def _syntax(error: MoveSyntaxError) -> Phrase:
     return Phrase(NOT_A_MOVE, {"text": repr(error.subject)})
 
 
-def _why(code: ErrorCode, position: Position, move: Move) -> Phrase:
+def _why(code: ErrorCode, position: Position, refused: Move | MoveSyntaxError | None) -> Phrase:
     """The phrase that explains a refusal to the player."""
+    if code is ErrorCode.GAMEOVER:
+        return Phrase(GAME_OVER)
+    if isinstance(refused, MoveSyntaxError):
+        return Phrase(MALFORMED, {"problem": _syntax(refused)})
+    assert refused is not None
+    move = refused
+    if code is ErrorCode.MALFORMED:
+        return Phrase(MALFORMED_VALUE, {"fields": repr(tuple(move))})
     source = SQUARE_NAMES[move.source] if move.source is not None else ""
     dest = SQUARE_NAMES[move.dest] if move.dest is not None else ""
     target = SQUARE_NAMES[move.target] if move.target is not None else ""
@@ -170,31 +173,29 @@ def _why(code: ErrorCode, position: Position, move: Move) -> Phrase:
     return Phrase(BAD_CLAIM, {"target": target, "dest": dest})
 
 
-def _accepted(position: Position, move: Move) -> Phrase:
-    """What an accepted move (complete or partial) tells the player."""
+def _accepted(position: Position, move: Move) -> tuple[Message, dict[str, Argument]]:
+    """What an accepted move (complete or partial) tells the player: a message
+    and its arguments (a phrase, made only when one is kept)."""
     source, dest, target = move.source, move.dest, move.target
     names = SQUARE_NAMES
     if target is not None:
         assert source is not None and dest is not None
-        return Phrase(
-            SLIDE_AND_CLAIM,
-            {
-                "source": names[source],
-                "dest": names[dest],
-                "pyramid": claimed(position.board[target]),
-                "target": names[target],
-            },
-        )
+        return SLIDE_AND_CLAIM, {
+            "source": names[source],
+            "dest": names[dest],
+            "pyramid": claimed(position.board[target]),
+            "target": names[target],
+        }
     if move.is_pass:
-        return Phrase(PASS_NOW)
+        return PASS_NOW, {}
     assert source is not None
     if position.mode == "place":
-        return Phrase(PLACE_HERE, {"square": names[source]})
+        return PLACE_HERE, {"square": names[source]}
     if dest is None:
-        return Phrase(CHOOSE_DEST, {"source": names[source]})
+        return CHOOSE_DEST, {"source": names[source]}
     if position.rules.hey:
-        return Phrase(CHOOSE_HEY_CLAIM, {"source": names[source]})
-    return Phrase(CHOOSE_CLAIM, {"dest": names[dest]})
+        return CHOOSE_HEY_CLAIM, {"source": names[source]}
+    return CHOOSE_CLAIM, {"dest": names[dest]}
 
 
 def instructions(position: Position) -> Phrase:
