@@ -45,7 +45,7 @@ from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import move_estimates, player_values, prior_move
-from .options import Option
+from .options import ITERATIONS, SEARCH_SECONDS, Option
 from .simulate import estimate_rewards, policy_playout, rewards
 from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, back_up, find, subtree_bytes
 
@@ -73,7 +73,8 @@ class MCTSBot(Bot):
 
     name = "mcts"
     options = (
-        *Bot.options,
+        SEARCH_SECONDS,
+        ITERATIONS,
         Option("exploration", float, 0.25, "the UCB constant", low=0, high=100),
         Option(
             "widening",

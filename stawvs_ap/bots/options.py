@@ -22,12 +22,20 @@ maxima :data:`MAX_SECONDS` and :data:`MAX_ITERATIONS`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Generic, TypeVar
 
 from ..errors import ErrorCode, StawvsError
 
-__all__ = ["ITERATIONS", "MAX_ITERATIONS", "MAX_SECONDS", "SECONDS", "Option", "excerpt"]
+__all__ = [
+    "ITERATIONS",
+    "MAX_ITERATIONS",
+    "MAX_SECONDS",
+    "SEARCH_SECONDS",
+    "SECONDS",
+    "Option",
+    "excerpt",
+]
 
 T = TypeVar("T", int, float, bool, str)
 
@@ -149,6 +157,10 @@ def _shown(value: object) -> str:
 
 SECONDS: Final = Option(
     "seconds", float, None, "thinking time a move", low=0.0, high=MAX_SECONDS, above=True
+)
+#: The seconds of a search bot, whose default budget is one second.
+SEARCH_SECONDS: Final = replace(
+    SECONDS, help="thinking time a move; 1 when neither seconds nor iterations is given"
 )
 ITERATIONS: Final = Option(
     "iterations",

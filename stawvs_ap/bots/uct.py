@@ -18,7 +18,7 @@ from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
-from .options import Option
+from .options import ITERATIONS, SEARCH_SECONDS, Option
 
 __all__ = ["UCTBot"]
 
@@ -48,7 +48,8 @@ class UCTBot(Bot):
 
     name = "uct"
     options = (
-        *Bot.options,
+        SEARCH_SECONDS,
+        ITERATIONS,
         Option(
             "memory",
             int,
