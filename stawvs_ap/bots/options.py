@@ -160,13 +160,13 @@ SECONDS: Final = Option(
 )
 #: The seconds of a search bot, whose default budget is one second.
 SEARCH_SECONDS: Final = replace(
-    SECONDS, help="thinking time a move; 1 when neither seconds nor iterations is given"
+    SECONDS, help="thinking time a move (1 when neither seconds nor iterations is given)"
 )
 ITERATIONS: Final = Option(
     "iterations",
     int,
     None,
-    "search iterations a move (moves evaluated for greedy); reproducible",
+    "search iterations a move; the same seed and count give the same answers",
     low=1,
     high=MAX_ITERATIONS,
 )
