@@ -100,15 +100,17 @@ def _too_long(rid: object, limit: int) -> str:
     )
 
 
-def _answer(request: object, call: Dispatch, limit: int = MAX_RESPONSE_BYTES) -> str | None:
-    """The response text for one request, at most ``limit`` bytes, or None for a
-    notification. Never raises."""
+def _answer(request: object, call: Dispatch, limit: int | None = None) -> str | None:
+    """The response text for one request, at most ``limit`` bytes (default:
+    :data:`MAX_RESPONSE_BYTES`), or None for a notification. Never raises."""
+    if limit is None:
+        limit = MAX_RESPONSE_BYTES
     text = _response(request, call)
     if text is None or len(text) <= limit:
         return text
     rid = request.get("id") if isinstance(request, dict) else None
-    refusal = _too_long(rid if _valid_id(rid) else None, limit)
-    return refusal if len(refusal) <= limit else _too_long(None, limit)
+    refusal = _too_long(rid if _valid_id(rid) else None, MAX_RESPONSE_BYTES)
+    return refusal if len(refusal) <= limit else _too_long(None, MAX_RESPONSE_BYTES)
 
 
 def _response(request: object, call: Dispatch) -> str | None:
@@ -182,14 +184,17 @@ def _refusal(request: object) -> str | None:
 def _answer_batch(requests: list[Any], call: Dispatch) -> str | None:
     """The answer to a batch: every request's answer, in order, the whole at most
     :data:`MAX_RESPONSE_BYTES`. Room for a short refusal of every request not yet
-    answered is kept, so once the answers so far fill the rest, the requests
-    after them are refused unrun."""
+    answered is kept; once an answer does not fit in the rest, it and every
+    request after it are refused (those after it unrun)."""
     answers: list[str] = []
     used = 2  # the brackets
+    full = False
     for index, request in enumerate(requests):
-        kept = _REFUSAL_BYTES * (len(requests) - index - 1)
-        room = MAX_RESPONSE_BYTES - used - kept - 1
-        answer = _answer(request, call, room) if room >= _REFUSAL_BYTES else _refusal(request)
+        room = MAX_RESPONSE_BYTES - used - _REFUSAL_BYTES * (len(requests) - index - 1) - 1
+        answer = None if full else _response(request, call)
+        if full or (answer is not None and len(answer) > room):
+            full = True
+            answer = _refusal(request)
         if answer is not None:
             answers.append(answer)
             used += len(answer) + 1
