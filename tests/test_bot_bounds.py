@@ -24,20 +24,12 @@ from stawvs_ap.bots.simulate import policy_move, policy_playout
 from stawvs_ap.bots.tree import NODE_BYTES, Compost, Node, node_bytes, subtree_bytes
 from stawvs_ap.core.moves import PASS
 from stawvs_ap.core.playout import random_move, random_playout
-from tests.hostile import scaled
-
-VARIANT_SETS = [(), ("hole",), ("random",), ("hey",), ("finalfree",), ("pieces-2",)]
+from tests.hostile import VARIANT_SETS, new_game, play_random, scaled
 
 
 def _game(players: int, variants: tuple[str, ...], seed: int, plies: int) -> StawvsGame:
-    rng = random.Random(seed)
-    game = StawvsGame.new(players, variants, seed=seed)
-    for _ in range(plies):
-        move = random_move(game.position, rng)
-        if game.position.play(move)[0].is_over:
-            break
-        game.move(move)
-    return game
+    """A seeded game ``plies`` random moves in (fewer if it ends)."""
+    return play_random(new_game(players, variants, seed), random.Random(seed), plies)
 
 
 def _early_collection() -> StawvsGame:

@@ -45,7 +45,7 @@ from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import move_estimates, player_values, prior_move
-from .options import ITERATIONS, SEARCH_SECONDS, Option
+from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Option
 from .simulate import estimate_rewards, policy_playout, rewards
 from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, back_up, find, subtree_bytes
 
@@ -111,14 +111,7 @@ class MCTSBot(Bot):
             "minimax", float, 0.4, "weight of the best line's value in selection", low=0, high=1
         ),
         Option("reuse", bool, True, "keep the subtree of the position reached between moves"),
-        Option(
-            "memory",
-            int,
-            200,
-            "megabytes the search tree may fill; then it stops growing",
-            low=1,
-            high=4096,
-        ),
+        MEMORY,
     )
 
     def __init__(

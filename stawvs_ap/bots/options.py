@@ -31,6 +31,7 @@ __all__ = [
     "ITERATIONS",
     "MAX_ITERATIONS",
     "MAX_SECONDS",
+    "MEMORY",
     "SEARCH_SECONDS",
     "SECONDS",
     "Option",
@@ -161,6 +162,15 @@ SECONDS: Final = Option(
 #: The seconds of a search bot, whose default budget is one second.
 SEARCH_SECONDS: Final = replace(
     SECONDS, help="thinking time a move (1 when neither seconds nor iterations is given)"
+)
+#: The cap on a search tree, in megabytes (the count is :mod:`stawvs_ap.bots.tree`'s).
+MEMORY: Final = Option(
+    "memory",
+    int,
+    200,
+    "megabytes the search tree may fill; then it stops growing",
+    low=1,
+    high=4096,
 )
 ITERATIONS: Final = Option(
     "iterations",

@@ -18,7 +18,7 @@ from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
-from .options import ITERATIONS, SEARCH_SECONDS, Option
+from .options import ITERATIONS, MEMORY, SEARCH_SECONDS
 
 __all__ = ["UCTBot"]
 
@@ -50,14 +50,7 @@ class UCTBot(Bot):
     options = (
         SEARCH_SECONDS,
         ITERATIONS,
-        Option(
-            "memory",
-            int,
-            200,
-            "megabytes the search tree may fill; then it stops growing",
-            low=1,
-            high=4096,
-        ),
+        MEMORY,
     )
 
     def __init__(
