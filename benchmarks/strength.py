@@ -2,13 +2,20 @@
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
     python benchmarks/strength.py balance --games 200 --jobs 2
+    python benchmarks/strength.py balance --bot mcts --players 2 3 --games 800 \
+        --run /tmp/balance-run --resume --cluster tcp://scheduler:8786
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
 ``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
-``balance`` plays self-play matches per variant (:data:`BALANCE_BOT`) and
-writes ``benchmarks/results/balance-VARIANT.json``. ``table`` prints the
-Markdown tables of README.md and docs/balance.md from those files. Every
-match is seeded, so the same command repeats the same boards.
+``balance`` plays self-play matches per variant (:data:`BALANCE_BOTS`) and
+writes ``benchmarks/results/balance-[BOT-]VARIANT[-3p].json`` (or into
+``--out``). With ``--run DIR`` each balance match keeps its games in
+``DIR/NAME/`` as they finish (``stawvs-ap arena --records``), the matches'
+games interleaved so that a run stopped early covers every table alike;
+``--resume`` continues such a run, and ``--played-only`` writes the reports
+from what a run has kept without playing. ``table`` prints the Markdown
+tables of README.md and docs/balance.md from the reports. Every match is
+seeded, so the same command repeats the same boards.
 """
 
 from __future__ import annotations
@@ -25,7 +32,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
-from stawvs_ap.bots.arena import BotSpec, match_report, play_match, wilson  # noqa: E402
+from stawvs_ap.bots.arena import (  # noqa: E402
+    BotSpec,
+    Match,
+    match_report,
+    play_match,
+    play_matches,
+    wilson,
+)
+from stawvs_ap.bots.journal import Journal  # noqa: E402
+from stawvs_ap.bots.runners import InProcess, LocalProcesses, Runner  # noqa: E402
 from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
@@ -52,8 +68,13 @@ FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     ),
 }
 
-#: The self-play bot of the balance report: fast, and far stronger than random.
-BALANCE_BOT = "greedy"
+#: The self-play bots of the balance report, by the name ``--bot`` takes: the
+#: spec, and the prefix of the report names. Greedy is fast and far stronger
+#: than random; MCTS at 0.25 s a move is expert play. Both play the same boards.
+BALANCE_BOTS: dict[str, tuple[str, str]] = {
+    "greedy": ("greedy", ""),
+    "mcts": ("mcts:seconds=0.25", "mcts-"),
+}
 BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
 
 
@@ -159,24 +180,90 @@ def _balance_row(report: dict[str, Any]) -> str:
     )
 
 
-def _balance_name(variants: list[str], players: int) -> str:
+def _balance_name(variants: list[str], players: int, bot: str = "greedy") -> str:
     suffix = "" if players == 2 else f"-{players}p"
-    return f"balance-{'-'.join(variants) or 'default'}{suffix}"
+    return f"balance-{BALANCE_BOTS[bot][1]}{'-'.join(variants) or 'default'}{suffix}"
 
 
-def _balance_table(players: int) -> str:
+def _balance_table(players: int, bot: str = "greedy") -> str:
     lines = [
-        f"{players} players:",
+        f"{players} players, {BALANCE_BOTS[bot][0]}:",
         "",
         "| variants | games | first player wins (95% interval) | plies | winning score "
         "| winning margin | ties |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for variants in BALANCE_VARIANTS:
-        path = RESULTS / f"{_balance_name(variants, players)}.json"
+        path = RESULTS / f"{_balance_name(variants, players, bot)}.json"
         if path.exists():
             lines.append(_balance_row(json.loads(path.read_text())))
     return "\n".join(lines) + "\n"
+
+
+def _balance(args: argparse.Namespace) -> None:
+    """Play (or, with ``--played-only``, only report) the balance matches of
+    ``args.bot``: every variant set for every player count, interleaved."""
+    spec, _ = BALANCE_BOTS[args.bot]
+    plan = [(variants, players) for players in args.players for variants in BALANCE_VARIANTS]
+    names = [_balance_name(v, p, args.bot) for v, p in plan]
+    # Every bot plays the greedy report's boards, so the tables compare alike.
+    matches = [
+        Match((BotSpec.parse(spec),) * p, tuple(v), _balance_name(v, p), fresh_boards=True)
+        for v, p in plan
+    ]
+    if args.run is None and (args.resume or args.played_only):
+        raise SystemExit("--resume and --played-only need --run DIR")
+    journals = (
+        [
+            Journal(Path(args.run) / name, match, resume=args.resume or args.played_only)
+            for name, match in zip(names, matches, strict=True)
+        ]
+        if args.run
+        else [None] * len(matches)
+    )
+    started = time.monotonic()
+    try:
+        if args.played_only:
+            results = [sorted(j.played().values(), key=lambda r: r.index) for j in journals if j]
+        else:
+            sys.stderr.write(f"balance: {spec} self-play, {len(matches)} matches interleaved\n")
+            runner, release = _runner(args)
+            try:
+                results = play_matches(
+                    matches,
+                    [args.games] * len(matches),
+                    runner=runner,
+                    keepers=journals,
+                    progress=progress_bar(sys.stderr),
+                )
+            finally:
+                release()
+    finally:
+        for journal in journals:
+            if journal:
+                journal.close()
+    out = Path(args.out) if args.out else RESULTS
+    out.mkdir(parents=True, exist_ok=True)
+    for name, match, found in zip(names, matches, results, strict=True):
+        if not found:
+            continue
+        report = match_report(match.lineup, found, variants=match.variants, seed=match.seed)
+        report["bot"] = spec
+        report["game_seconds"] = round(sum(sum(r.thinking) for r in found) / len(found), 2)
+        if not args.played_only:
+            report["wall_seconds"] = round(time.monotonic() - started, 1)
+        report["commit"] = _commit()
+        (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+
+
+def _runner(args: argparse.Namespace) -> tuple[Runner, Any]:
+    """The runner ``--cluster`` or ``--jobs`` asks for, and how to let it go."""
+    if args.cluster:
+        from stawvs_ap.bots.cluster import Cluster
+
+        cluster = Cluster(args.cluster)
+        return cluster, cluster.close
+    return (LocalProcesses(args.jobs) if args.jobs > 1 else InProcess()), lambda: None
 
 
 def main() -> None:
@@ -185,25 +272,29 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="+", choices=sorted(FIGURES), help="figures to measure")
-    parser.add_argument("--players", type=int, default=2, help="players of the balance games")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[2], help="player counts of the balance games"
+    )
+    parser.add_argument(
+        "--bot", choices=sorted(BALANCE_BOTS), default="greedy", help="the balance's self-play bot"
+    )
+    parser.add_argument("--cluster", metavar="ADDRESS", help="play on this Dask scheduler")
+    parser.add_argument("--run", metavar="DIR", help="keep the balance games in DIR as they finish")
+    parser.add_argument("--resume", action="store_true", help="continue the run kept in --run")
+    parser.add_argument(
+        "--played-only", action="store_true", help="write the reports of --run, play nothing"
+    )
+    parser.add_argument("--out", metavar="DIR", help="write the balance reports here instead")
     args = parser.parse_args()
     if args.what == "figures":
         for name in args.only or list(FIGURES):
             lineup, variants, _ = FIGURES[name]
             _run(name, lineup, variants, args.games, args.jobs)
     elif args.what == "balance":
-        for variants in BALANCE_VARIANTS:
-            name = _balance_name(variants, args.players)
-            _run(
-                name,
-                [BALANCE_BOT] * args.players,
-                variants,
-                args.games,
-                args.jobs,
-                fresh_boards=True,
-            )
+        _balance(args)
     else:
-        sys.stdout.write(_figures_table() + "\n" + _balance_table(2) + "\n" + _balance_table(3))
+        tables = [_balance_table(p, bot) for bot in BALANCE_BOTS for p in (2, 3)]
+        sys.stdout.write(_figures_table() + "\n" + "\n".join(tables))
 
 
 if __name__ == "__main__":
