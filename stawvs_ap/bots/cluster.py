@@ -41,14 +41,14 @@ from .. import __version__
 from ..errors import ErrorCode, StawvsError
 from .runners import Done, Play, T
 
-__all__ = ["STOP_POLL_SECONDS", "Cluster"]
+__all__ = ["STOP_POLL_SECONDS", "Cluster", "dask_distributed"]
 
 #: How often a game in play asks whether its run still wants it.
 STOP_POLL_SECONDS = 1.0
 _KEY_PREFIX = "stawvs-game"
 
 
-def _dask() -> Any:
+def dask_distributed() -> Any:
     """The ``distributed`` module, imported on first use (an optional extra; its
     calls are not type-checked here)."""
     return importlib.import_module("distributed")
@@ -61,7 +61,7 @@ def _failed(message: str) -> StawvsError:
 def _on_worker(play: Play[Any, Any], task: Any, topic: str) -> tuple[str, Any]:
     """Run on a worker: report the start, play the game, and answer with this
     worker's package version beside the result."""
-    distributed = _dask()
+    distributed = dask_distributed()
     worker = distributed.get_worker()
     worker.log_event(topic, str(worker.get_current_task()))
     stop = distributed.Event(f"{topic}-stop")
@@ -82,27 +82,27 @@ class Cluster:
 
     Connecting waits at most ``timeout`` seconds. Use it as a context manager,
     or call :meth:`close`. Raises ``ARENA_FAILED`` when Dask is not installed
-    or the scheduler cannot be reached.
+    or the scheduler cannot be reached. While it is open and ``quiet``, Dask's
+    log lines in this process are dropped.
     """
 
-    def __init__(self, address: str, *, timeout: float = 10.0) -> None:
+    def __init__(self, address: str, *, timeout: float = 10.0, quiet: bool = True) -> None:
         try:
-            distributed = _dask()
+            distributed = dask_distributed()
         except ImportError:
             raise _failed(
                 "--cluster needs Dask distributed: pip install 'stawvs-ap[cluster]'"
             ) from None
         self.address = address
         self._distributed = distributed
-        self._logger = logging.getLogger("distributed")
-        self._level = self._logger.level
-        self._logger.setLevel(logging.CRITICAL + 1)
+        self._silence = _Silence() if quiet else None
         try:
             self.client: Any = distributed.Client(
                 address, timeout=timeout, set_as_default=False, name="stawvs-arena"
             )
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
-            self._logger.setLevel(self._level)
+            if self._silence:
+                self._silence.end()
             raise _failed(f"cannot reach the cluster at {address!r}: {_reason(exc)}") from None
 
     def threads(self) -> int:
@@ -203,7 +203,8 @@ class Cluster:
             with suppress(OSError, TimeoutError, RuntimeError):
                 self.client.close(timeout=5)
         finally:
-            self._logger.setLevel(self._level)
+            if self._silence:
+                self._silence.end()
 
     def __enter__(self) -> Cluster:
         return self
@@ -215,6 +216,31 @@ class Cluster:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class _Silence:
+    """Drops the log records of Dask's loggers (each has a level of its own, so the
+    parent's level is not enough) until :meth:`end`."""
+
+    def __init__(self) -> None:
+        names = ["distributed"] + [
+            name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+        ]
+        self._loggers = [logging.getLogger(name) for name in names]
+        self._was = [logger.disabled for logger in self._loggers]
+        for logger in self._loggers:
+            logger.disabled = True
+        # Loggers made later still reach the handlers of "distributed".
+        self._handlers = list(self._loggers[0].handlers)
+        self._levels = [handler.level for handler in self._handlers]
+        for handler in self._handlers:
+            handler.setLevel(logging.CRITICAL + 1)
+
+    def end(self) -> None:
+        for logger, was in zip(self._loggers, self._was, strict=True):
+            logger.disabled = was
+        for handler, level in zip(self._handlers, self._levels, strict=True):
+            handler.setLevel(level)
 
 
 def _reason(exc: BaseException) -> str:
