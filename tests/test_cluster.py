@@ -13,7 +13,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +25,7 @@ if os.environ.get("STAWVS_REQUIRE_CLUSTER") == "1":
 else:
     distributed = pytest.importorskip("distributed", reason="the cluster extra is not installed")
 
+import cli_process
 import psutil
 
 from stawvs_ap import from_record
@@ -47,15 +47,8 @@ def cluster() -> Iterator[LoopbackCluster]:
         assert started.scheduler is not None and started.scheduler.poll() is None
 
 
-def arena(*args: str, **popen: Any) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "stawvs_ap", "arena", "--quiet", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-        **popen,
-    )
+def arena(*args: str, group: bool = False) -> subprocess.Popen[str]:
+    return cli_process.start("arena", "--quiet", *args, env=ENV, group=group)
 
 
 def run_arena(*args: str) -> tuple[int, str, str]:
@@ -188,7 +181,7 @@ def test_an_interrupt_stops_the_runs_games_on_the_cluster(cluster: LoopbackClust
             "8",
             "--cluster",
             cluster.address,
-            start_new_session=True,
+            group=True,
         )
         deadline = time.monotonic() + 60
         while not all(client.processing(workers=workers).values()):
