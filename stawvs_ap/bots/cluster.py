@@ -6,7 +6,7 @@ carries everything the game is seeded from, so it plays the same game on
 whichever worker, in whichever order. Only this module imports Dask, and only
 when a :class:`Cluster` is made; the package works without it.
 
-- **Lazily:** it keeps about two games per worker thread in flight and
+- **Lazily:** it keeps four games per worker thread (at least 16) in flight and
   submits the next as each one finishes, so a match of any length costs the
   scheduler only the games in flight.
 - **Faults:** a worker that dies takes its games with it; the scheduler gives
@@ -141,7 +141,7 @@ class Cluster:
             stop = distributed.Event(f"{topic}-stop", client=client)
             while True:
                 if time.monotonic() - sized > 5:  # workers come and go
-                    window, sized = max(4, 2 * self.threads()), time.monotonic()
+                    window, sized = max(16, 4 * self.threads()), time.monotonic()
                 while len(in_flight) < window:
                     task = next(source, None)
                     if task is None:
