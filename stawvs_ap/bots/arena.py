@@ -180,6 +180,10 @@ def play_game(
     thinking = [0.0] * players
     moves = [0] * players
     plies = 0
+    # Why the game ended outside the rules, when it did. A bot that cannot answer
+    # in time or answers an illegal move would end it here as the game's own
+    # ending (game.timeout(player), game.resign(player)) with this reason.
+    reason = ""
     while not game.gameover:
         if should_stop is not None and should_stop():
             raise GameStopped(f"game {index} stopped")
@@ -194,7 +198,6 @@ def play_game(
     seats = [0] * players
     for seat, entry in enumerate(order):
         seats[entry] = seat + 1
-    names = labels(lineup)
     return GameResult(
         index=index,
         seats=tuple(seats),
@@ -205,16 +208,18 @@ def play_game(
         moves=tuple(moves),
         seat_scores=tuple(seat_scores),
         ending=game.lastmove if game.lastmove in ENDINGS else NORMAL_ENDING,
-        record=game.gen_record(
-            uid=f"arena-{seed}-{index}",
-            players=[
-                {"name": names[entry], "uid": f"entry-{entry + 1}", "is_ai": True}
-                for entry in order
-            ],
-        )
-        if record
-        else None,
+        reason=reason,
+        record=_record(game, lineup, order, f"arena-{seed}-{index}") if record else None,
     )
+
+
+def _record(
+    game: StawvsGame, lineup: Sequence[BotSpec], order: Sequence[int], uid: str
+) -> dict[str, Any]:
+    """The record of an arena game: each seat named by its lineup entry's label."""
+    names = labels(lineup)
+    players = [{"name": names[e], "uid": f"entry-{e + 1}", "is_ai": True} for e in order]
+    return game.gen_record(uid=uid, players=players)
 
 
 @dataclass(frozen=True)
