@@ -23,9 +23,17 @@ from cli_process import ENV, one_error, run, start, wait_for
 from stawvs_ap import from_record
 from stawvs_ap.bots import journal as journal_module
 from stawvs_ap.bots import runners as runners_module
-from stawvs_ap.bots.arena import BotSpec, GameResult, GameTask, Match, match_report, play_match
+from stawvs_ap.bots.arena import (
+    BotSpec,
+    GameResult,
+    GameTask,
+    Match,
+    match_report,
+    play_game,
+    play_match,
+)
 from stawvs_ap.bots.journal import JOURNAL, MAX_LINE, Journal, record_name
-from stawvs_ap.bots.runners import MAX_ATTEMPTS, Done, InProcess, LocalProcesses, Play, T
+from stawvs_ap.bots.runners import MAX_ATTEMPTS, Done, InProcess, LocalProcesses, Play, Stopped, T
 from stawvs_ap.errors import StawvsError
 
 CHEAP = (BotSpec.parse("greedy:iterations=5"), BotSpec.parse("random"))
@@ -120,6 +128,18 @@ def test_leaving_a_run_early_stops_its_workers() -> None:
     next(games)
     games.close()
     assert not multiprocessing.active_children()
+
+
+def test_a_game_asked_to_stop_stops_at_its_next_move() -> None:
+    asked: list[int] = []
+
+    def after_three_moves() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    with pytest.raises(Stopped):
+        play_game(CHEAP, [], 1, 0, should_stop=after_three_moves)
+    assert len(asked) == 4
 
 
 # -- matches -------------------------------------------------------------------------

@@ -23,13 +23,12 @@ from ..host.game import StawvsGame
 from ..state.entry import ENDINGS
 from . import BOTS
 from .base import Bot, now
-from .runners import InProcess, LocalProcesses, Runner
+from .runners import InProcess, LocalProcesses, Runner, Stopped
 
 __all__ = [
     "NORMAL_ENDING",
     "BotSpec",
     "GameResult",
-    "GameStopped",
     "GameTask",
     "Keeper",
     "LineupStats",
@@ -147,10 +146,6 @@ class GameResult:
     record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
-class GameStopped(Exception):
-    """Raised by :func:`play_game` when ``should_stop`` says the game is no longer wanted."""
-
-
 def seat_order(index: int, players: int) -> list[int]:
     """For game ``index``, the lineup entry at each seat (seat 1 first)."""
     return [(seat + index) % players for seat in range(players)]
@@ -171,7 +166,7 @@ def play_game(
     Everything is seeded from ``seed`` and ``index``, so the game is the same
     wherever and whenever it is played (with iteration budgets). With ``record``
     the result carries the game record; ``should_stop`` is asked between moves,
-    and a True answer raises :class:`GameStopped`."""
+    and a True answer raises :class:`~stawvs_ap.bots.runners.Stopped`."""
     players = len(lineup)
     order = seat_order(index, players)
     board = index if fresh_boards else index // players
@@ -186,7 +181,7 @@ def play_game(
     reason = ""
     while not game.gameover:
         if should_stop is not None and should_stop():
-            raise GameStopped(f"game {index} stopped")
+            raise Stopped(f"game {index} stopped")
         seat = game.currplayer - 1
         started = now()
         move = bots[seat].choose(game)

@@ -46,6 +46,7 @@ __all__ = ["STOP_POLL_SECONDS", "Cluster", "dask_distributed"]
 #: How often a game in play asks whether its run still wants it.
 STOP_POLL_SECONDS = 1.0
 _KEY_PREFIX = "stawvs-game"
+_END: Any = object()  # the end of the tasks
 
 
 def dask_distributed() -> Any:
@@ -143,8 +144,8 @@ class Cluster:
                 if time.monotonic() - sized > 5:  # workers come and go
                     window, sized = max(16, 4 * self.threads()), time.monotonic()
                 while len(in_flight) < window:
-                    task = next(source, None)
-                    if task is None:
+                    task = next(source, _END)
+                    if task is _END:
                         break
                     future = client.submit(
                         _on_worker,
