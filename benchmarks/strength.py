@@ -41,8 +41,7 @@ from stawvs_ap.bots.arena import (  # noqa: E402
     wilson,
 )
 from stawvs_ap.bots.journal import Journal  # noqa: E402
-from stawvs_ap.bots.runners import InProcess, LocalProcesses, Runner  # noqa: E402
-from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
+from stawvs_ap.tools.botcli import progress_bar, runner_for  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -100,9 +99,14 @@ def _run(
     )
     report = match_report(specs, results, variants=variants, seed=name)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
+    _save(report, name, RESULTS)
+
+
+def _save(report: dict[str, Any], name: str, out: Path) -> None:
+    """Write ``report`` as ``out/NAME.json``, with the commit it was measured at."""
     report["commit"] = _commit()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
 
 
 def _git(*args: str) -> str:
@@ -227,7 +231,7 @@ def _balance(args: argparse.Namespace) -> None:
             results = [sorted(j.played().values(), key=lambda r: r.index) for j in journals if j]
         else:
             sys.stderr.write(f"balance: {spec} self-play, {len(matches)} matches interleaved\n")
-            runner, release = _runner(args)
+            runner, release = runner_for(args.cluster, None if args.cluster else args.jobs)
             try:
                 results = play_matches(
                     matches,
@@ -243,7 +247,6 @@ def _balance(args: argparse.Namespace) -> None:
             if journal:
                 journal.close()
     out = Path(args.out) if args.out else RESULTS
-    out.mkdir(parents=True, exist_ok=True)
     for name, match, found in zip(names, matches, results, strict=True):
         if not found:
             continue
@@ -252,18 +255,7 @@ def _balance(args: argparse.Namespace) -> None:
         report["game_seconds"] = round(sum(sum(r.thinking) for r in found) / len(found), 2)
         if not args.played_only:
             report["wall_seconds"] = round(time.monotonic() - started, 1)
-        report["commit"] = _commit()
-        (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
-
-
-def _runner(args: argparse.Namespace) -> tuple[Runner, Any]:
-    """The runner ``--cluster`` or ``--jobs`` asks for, and how to let it go."""
-    if args.cluster:
-        from stawvs_ap.bots.cluster import Cluster
-
-        cluster = Cluster(args.cluster)
-        return cluster, cluster.close
-    return (LocalProcesses(args.jobs) if args.jobs > 1 else InProcess()), lambda: None
+        _save(report, name, out)
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ from .textboard import board_text
 
 Outputs = dict[str, str]
 
-__all__ = ["MAX_GAMES", "BotCliError", "add_bot_commands", "progress_bar", "seed_of"]
+__all__ = ["MAX_GAMES", "BotCliError", "add_bot_commands", "progress_bar", "runner_for", "seed_of"]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
@@ -172,16 +172,18 @@ class _ProgressBar:
             self.open = False
 
 
-def _arena_runner(args: argparse.Namespace) -> tuple[Runner, Callable[[], None]]:
-    """The runner ``arena``'s arguments ask for, and how to let it go."""
-    if args.cluster is not None:
-        if args.jobs is not None:
+def runner_for(cluster: str | None, jobs: int | None) -> tuple[Runner, Callable[[], None]]:
+    """The runner of ``--cluster ADDRESS`` or ``--jobs J`` (neither: this process),
+    and how to let it go when done; ``BAD_ARGUMENT`` for both, or for more jobs
+    than cores, and ``ARENA_FAILED`` for a cluster that cannot be reached."""
+    if cluster is not None:
+        if jobs is not None:
             raise BotCliError("give --jobs or --cluster, not both: the cluster has its own workers")
         from ..bots.cluster import Cluster  # Dask is imported only when asked for
 
-        cluster = Cluster(args.cluster)
-        return cluster, cluster.close
-    jobs = 1 if args.jobs is None else args.jobs
+        connected = Cluster(cluster)
+        return connected, connected.close
+    jobs = 1 if jobs is None else jobs
     most = cores()
     if not 1 <= jobs <= most:
         raise BotCliError(
@@ -205,7 +207,7 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     journal = Journal(args.records, match, resume=args.resume) if args.records else None
     progress = None if args.quiet else progress_bar(sys.stderr)
     try:
-        runner, release = _arena_runner(args)
+        runner, release = runner_for(args.cluster, args.jobs)
         try:
             results = play_match(
                 lineup,
