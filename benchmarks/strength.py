@@ -102,9 +102,10 @@ def _run(
     _save(report, name, RESULTS)
 
 
-def _save(report: dict[str, Any], name: str, out: Path) -> None:
-    """Write ``report`` as ``out/NAME.json``, with the commit it was measured at."""
-    report["commit"] = _commit()
+def _save(report: dict[str, Any], name: str, out: Path, commit: str | None = None) -> None:
+    """Write ``report`` as ``out/NAME.json``, with the commit it was measured at
+    (``commit``, or this checkout's)."""
+    report["commit"] = commit or _commit()
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
 
@@ -226,6 +227,10 @@ def _balance(args: argparse.Namespace) -> None:
         else [None] * len(matches)
     )
     started = time.monotonic()
+    commits = Path(args.run) / "commits.txt" if args.run else None
+    if commits and not args.played_only:  # a run may go on over several checkouts
+        with commits.open("a") as file:
+            file.write(f"{_commit()}\n")
     try:
         if args.played_only:
             results = [sorted(j.played().values(), key=lambda r: r.index) for j in journals if j]
@@ -255,7 +260,9 @@ def _balance(args: argparse.Namespace) -> None:
         report["game_seconds"] = round(sum(sum(r.thinking) for r in found) / len(found), 2)
         if not args.played_only:
             report["wall_seconds"] = round(time.monotonic() - started, 1)
-        _save(report, name, out)
+        # The code that played the games, which is not always the code reporting them.
+        played_by = commits.read_text().split() if commits and commits.exists() else []
+        _save(report, name, out, ", ".join(dict.fromkeys(played_by)) or None)
 
 
 def main() -> None:
