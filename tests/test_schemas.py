@@ -1,7 +1,7 @@
 """Our own JSON Schemas, shipped in the package (``stawvs_ap/schemas/``, read through
 :mod:`stawvs_ap.schemas`): up to date, satisfied by every fixture and output, and
 strict enough to refuse broken documents. Also the developer tool that writes
-them (``python devtools/schemagen.py``) and where it may write."""
+them (``python devtools/schemagen.py``) and where it writes."""
 
 from __future__ import annotations
 
