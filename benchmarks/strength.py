@@ -1,9 +1,10 @@
-"""Measure the bots in the arena: the strength figures of issue 13, and the balance report.
+"""Measure the bots in the arena: the strength figures, and the balance of the variants.
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
     python benchmarks/strength.py balance --games 200 --jobs 2
     python benchmarks/strength.py balance --bot mcts --players 2 3 --games 800 \
         --run /tmp/balance-run --resume --cluster tcp://scheduler:8786
+    python benchmarks/strength.py table
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
 ``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
@@ -13,14 +14,19 @@ writes ``benchmarks/results/balance-[BOT-]VARIANT[-3p].json`` (or into
 ``DIR/NAME/`` as they finish (``stawvs-ap arena --records``), the matches'
 games interleaved so that a run stopped early covers every table alike;
 ``--resume`` continues such a run, and ``--played-only`` writes the reports
-from what a run has kept without playing. ``table`` prints the Markdown
-tables of README.md and docs/balance.md from the reports. Every match is
-seeded, so the same command repeats the same boards.
+from what a run has kept without playing. A report holds the match's
+settings, each bot's statistics and every game; it also names the package
+version and, per bot, every option it played with, its class's defaults
+included, so that a report still says what was measured after the defaults
+change. ``table`` prints the Markdown tables of docs/strength.md and
+docs/balance.md from those files. Every match is seeded, so the same command
+repeats the same boards.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import statistics
 import subprocess
@@ -32,6 +38,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
+from stawvs_ap import __version__  # noqa: E402
+from stawvs_ap.bots import BOTS  # noqa: E402
 from stawvs_ap.bots.arena import (  # noqa: E402
     BotSpec,
     Match,
@@ -48,7 +56,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 #: "The same with hey and with hole, within 5 points" of the 65% target.
 VARIANT_TARGET = "≥ 60% (65% less 5 points)"
 
-#: name: (lineup, variants, what the issue asks of the first bot's win rate)
+#: name: (lineup, variants, the win rate the first bot is meant to reach)
 FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-uct": (["mcts:seconds=0.25", "uct:seconds=0.25"], [], "≥ 65%"),
     "greedy-random": (["greedy", "random"], [], "≥ 75%"),
@@ -58,12 +66,12 @@ FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"], VARIANT_TARGET),
     "mcts-uct-3p": (["mcts:seconds=0.25", "uct:seconds=0.25", "uct:seconds=0.25"], [], "≥ 50%"),
     "mcts1-mcts025": (["mcts:seconds=1", "mcts:seconds=0.25"], [], "≥ 60%"),
-    # Not a target of the issue: MCTSBot with playouts to the end by its policy
-    # instead of evaluated leaves, against the plain UCT.
+    # No target: MCTSBot with playouts to the end by its policy instead of
+    # evaluated leaves, against the plain UCT.
     "mcts-playouts-uct": (
         ["mcts:seconds=0.25,plies=-1", "uct:seconds=0.25"],
         [],
-        "(playout policy)",
+        "—",
     ),
 }
 
@@ -98,13 +106,16 @@ def _run(
         fresh_boards=fresh_boards,
     )
     report = match_report(specs, results, variants=variants, seed=name)
+    for entry, spec in zip(report["bots"], specs, strict=True):
+        entry["options"] = bot_options(spec)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
     _save(report, name, RESULTS)
 
 
 def _save(report: dict[str, Any], name: str, out: Path, commit: str | None = None) -> None:
-    """Write ``report`` as ``out/NAME.json``, with the commit it was measured at
-    (``commit``, or this checkout's)."""
+    """Write ``report`` as ``out/NAME.json``, with the package version and the
+    commit it was measured at (``commit``, or this checkout's)."""
+    report["package"] = __version__
     report["commit"] = commit or _commit()
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
@@ -129,19 +140,43 @@ def _commit() -> str | None:
     return head + ("+changes" if dirty else "")
 
 
-def _code(report: dict[str, Any]) -> str:
-    """What the table says of the code a report was measured with: reports from
-    before commits were recorded have no ``commit`` key; one measured outside a
-    git checkout has ``None``."""
-    if "commit" not in report:
-        return "before 36fa872"
-    return report["commit"] or "unknown"
+def bot_options(spec: BotSpec) -> dict[str, Any]:
+    """Every keyword option the bot of ``spec`` plays with: its class's defaults,
+    then the spec's own (the seed is the arena's, so it is left out)."""
+    parameters = inspect.signature(BOTS[spec.name]).parameters.values()
+    defaults = {
+        p.name: p.default for p in parameters if p.name != "seed" and p.default is not p.empty
+    }
+    return {**defaults, **dict(spec.options)}
+
+
+def measured_with(report: dict[str, Any]) -> str:
+    """What the table says of the bots a report was measured with: its ``note``
+    when it has one, else each bot's options that differ from today's defaults
+    (beyond those the match names) as a spec, or that there are none."""
+    if "note" in report:
+        return str(report["note"])
+    differences: dict[str, list[str]] = {}
+    for bot in report["bots"]:
+        if "options" not in bot:
+            return "not recorded"
+        spec = BotSpec.parse(bot["spec"])
+        today = bot_options(BotSpec(spec.name))
+        named = dict(spec.options)
+        for key, value in bot["options"].items():
+            if key not in named and today.get(key) != value:
+                shown = f"{value:g}" if isinstance(value, float) else value
+                differences.setdefault(spec.name, [])
+                if f"{key}={shown}" not in differences[spec.name]:
+                    differences[spec.name].append(f"{key}={shown}")
+    specs = [f"{name}:{','.join(options)}" for name, options in differences.items()]
+    return "; ".join(specs) or "today's defaults"
 
 
 def _figures_table() -> str:
     lines = [
         "| match | variants | games | first bot's win rate | 95% interval | mean scores | "
-        "s/move | target | code |",
+        "s/move | target | measured with |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, (_, _, target) in FIGURES.items():
@@ -157,7 +192,7 @@ def _figures_table() -> str:
             f"| {' vs '.join(b['bot'] for b in bots)} | {', '.join(report['variants']) or '—'} "
             f"| {report['games']} | {100 * first['win_rate']:.1f}% "
             f"| {100 * first['ci95'][0]:.1f}–{100 * first['ci95'][1]:.1f}% "
-            f"| {scores} | {times} | {target} | {_code(report)} |"
+            f"| {scores} | {times} | {target} | {measured_with(report)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -256,6 +291,8 @@ def _balance(args: argparse.Namespace) -> None:
         if not found:
             continue
         report = match_report(match.lineup, found, variants=match.variants, seed=match.seed)
+        for entry, bot in zip(report["bots"], match.lineup, strict=True):
+            entry["options"] = bot_options(bot)
         report["bot"] = spec
         report["game_seconds"] = round(sum(sum(r.thinking) for r in found) / len(found), 2)
         if not args.played_only:
@@ -293,7 +330,12 @@ def main() -> None:
         _balance(args)
     else:
         tables = [_balance_table(p, bot) for bot in BALANCE_BOTS for p in (2, 3)]
-        sys.stdout.write(_figures_table() + "\n" + "\n".join(tables))
+        sys.stdout.write(
+            "docs/strength.md:\n\n"
+            + _figures_table()
+            + "\ndocs/balance.md:\n\n"
+            + "\n".join(tables)
+        )
 
 
 if __name__ == "__main__":
