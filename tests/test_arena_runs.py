@@ -6,7 +6,6 @@ limits and interrupts. The cluster runner is tested on a real cluster in
 
 from __future__ import annotations
 
-import doctest
 import json
 import multiprocessing
 import os
@@ -21,8 +20,6 @@ import pytest
 from cli_process import ENV, one_error, run, start, wait_for
 
 from stawvs_ap import from_record
-from stawvs_ap.bots import journal as journal_module
-from stawvs_ap.bots import runners as runners_module
 from stawvs_ap.bots.arena import (
     BotSpec,
     GameResult,
@@ -79,11 +76,6 @@ def always_die(task: int, should_stop: Any) -> int:
 
 def fail(task: int, should_stop: Any) -> int:
     raise ValueError(f"no game {task}")
-
-
-def test_the_runners_doctests_hold() -> None:
-    for module in (runners_module, journal_module):
-        assert doctest.testmod(module).failed == 0
 
 
 def test_local_processes_play_every_task_once_drawing_tasks_only_as_places_free() -> None:
