@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,34 +115,36 @@ def test_the_cluster_listens_and_connects_on_loopback_only(cluster: LoopbackClus
 def test_a_worker_killed_mid_run_takes_only_its_games_which_are_played_again(
     cluster: LoopbackCluster,
 ) -> None:
-    lineup = [BotSpec.parse("mcts:iterations=30"), BotSpec.parse(LINEUP[1])]
+    lineup = [BotSpec.parse("mcts:iterations=20"), BotSpec.parse(LINEUP[1])]
     doomed = cluster.add_worker()
     client = cluster.client()
-    killed: list[float] = []
+    name = {w["name"]: a for a, w in client.scheduler_info()["workers"].items()}
+    address = name[f"worker-{len(cluster.workers)}"]
+    killed: list[bool] = []
 
-    def kill_when_busy(done: int, total: int, retries: int) -> None:
-        if killed or done < 1:
-            return
-        name = {w["name"]: a for a, w in client.scheduler_info()["workers"].items()}
-        address = name[f"worker-{len(cluster.workers)}"]
+    def kill_when_busy() -> None:
         deadline = time.monotonic() + 60
         while not client.processing(workers=[address])[address]:
-            assert time.monotonic() < deadline, "the extra worker was never given a game"
+            if time.monotonic() > deadline:
+                return  # the assertion below says so
             time.sleep(0.05)
         time.sleep(0.5)  # well into its game
         cluster.kill(doomed)
-        killed.append(time.monotonic())
+        killed.append(True)
 
+    killer = threading.Thread(target=kill_when_busy)
     try:
         with Cluster(cluster.address) as runner:
-            results = play_match(lineup, 4, seed=3, runner=runner, progress=kill_when_busy)
+            killer.start()
+            results = play_match(lineup, 8, seed=3, runner=runner)
     finally:
+        killer.join()
         client.close()
-    assert killed
+    assert killed, "the extra worker was never given a game"
     report = match_report(lineup, results, variants=[], seed=3)
     assert report["retries"] >= 1
-    assert [r.index for r in results] == list(range(4))  # each game once
-    here = play_match(lineup, 4, seed=3)
+    assert [r.index for r in results] == list(range(8))  # each game once
+    here = play_match(lineup, 8, seed=3)
     assert [played(r) for r in results] == [played(r) for r in here]
 
 

@@ -162,9 +162,7 @@ class Cluster:
                     return
                 future, value = next(completed)
                 task = in_flight.pop(future)
-                yield Done(
-                    task, self._result(future, value), self._attempts(future.key, starts, lock)
-                )
+                yield Done(task, self._result(value), self._attempts(future.key, starts, lock))
         finally:
             if in_flight and client.status == "running":
                 with suppress(OSError, TimeoutError):
@@ -180,8 +178,10 @@ class Cluster:
         with lock:
             return max(1, starts.pop(key, 1))
 
-    def _result(self, future: Any, value: Any) -> Any:
-        if future.status == "finished":
+    def _result(self, value: Any) -> Any:
+        # The value tells, not the future's status: a worker that dies right after
+        # its result was fetched makes the status "lost" although the result is here.
+        if isinstance(value, tuple) and len(value) == 2:
             version, result = value
             if version != __version__:
                 raise _failed(
@@ -189,9 +189,9 @@ class Cluster:
                     "install the same version on every worker"
                 )
             return result
-        if future.status == "cancelled" or self.client.status != "running":
-            raise self._lost()
-        error = value[1] if isinstance(value, tuple) and len(value) == 3 else value
+        if not isinstance(value, tuple) or self.client.status != "running":
+            raise self._lost()  # cancelled, and not by us
+        error: BaseException = value[1] if len(value) == 3 else RuntimeError(repr(value))
         if isinstance(error, self._distributed.KilledWorker):
             raise _failed(
                 "a game killed every worker it was given (Dask's allowed-failures): "
