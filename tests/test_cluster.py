@@ -9,6 +9,7 @@ unless ``STAWVS_REQUIRE_CLUSTER=1`` (set by ``.ci/run``) says they must run.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -41,9 +42,25 @@ ENV = dict(os.environ, PYTHONPATH=str(ROOT))
 LINEUP = ["mcts:iterations=10", "greedy:iterations=5"]
 
 
+def warm_up(cluster: LoopbackCluster, *addresses: str) -> None:
+    """Have workers import the package now: a new worker spends its first seconds
+    on it, and then starts a game as soon as it is given one."""
+    client = cluster.client()
+    try:
+        workers = addresses or list(client.scheduler_info()["workers"])
+        imports = [
+            client.submit(importlib.import_module, "stawvs_ap.bots.arena", workers=[w], pure=False)
+            for w in workers
+        ]
+        client.gather(imports)
+    finally:
+        client.close()
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LoopbackCluster]:
     with LoopbackCluster(2, env=ENV) as started:
+        warm_up(started)
         yield started
         assert started.scheduler is not None and started.scheduler.poll() is None
 
@@ -120,6 +137,7 @@ def test_a_worker_killed_mid_run_takes_only_its_games_which_are_played_again(
     client = cluster.client()
     name = {w["name"]: a for a, w in client.scheduler_info()["workers"].items()}
     address = name[f"worker-{len(cluster.workers)}"]
+    warm_up(cluster, address)
     killed: list[bool] = []
 
     def kill_when_busy() -> None:
