@@ -252,6 +252,11 @@ def test_the_arenas_arguments_have_limits(args: list[str], complaint: str) -> No
     assert complaint in one_error(run("arena", "--quiet", *args))
 
 
+def test_arguments_refused_make_no_run_directory(tmp_path: Path) -> None:
+    one_error(run("arena", "--quiet", "--jobs", "200", "--records", tmp_path / "run"))
+    assert not (tmp_path / "run").exists()
+
+
 def test_the_arena_keeps_its_games_and_resume_finishes_the_run(tmp_path: Path) -> None:
     spec = ["--bot", str(CHEAP[0]), "--bot", str(CHEAP[1]), "--seed", "3", "--quiet"]
     first = run("arena", *spec, "--games", "2", "--records", tmp_path / "run")

@@ -204,31 +204,32 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     seed = seed_of(args.seed)
     assert seed is not None
     match = Match(tuple(lineup), tuple(variants), seed)
-    journal = Journal(args.records, match, resume=args.resume) if args.records else None
     progress = None if args.quiet else progress_bar(sys.stderr)
+    runner, release = runner_for(args.cluster, args.jobs)  # refused before DIR is made
+    journal = None
     try:
-        runner, release = runner_for(args.cluster, args.jobs)
-        try:
-            results = play_match(
-                lineup,
-                args.games,
-                variants=variants,
-                seed=seed,
-                runner=runner,
-                keeper=journal,
-                progress=progress,
-            )
-        finally:
-            release()
+        if args.records:
+            journal = Journal(args.records, match, resume=args.resume)
+        results = play_match(
+            lineup,
+            args.games,
+            variants=variants,
+            seed=seed,
+            runner=runner,
+            keeper=journal,
+            progress=progress,
+        )
     except StawvsError as exc:
         if journal is None or exc.code != ErrorCode.ARENA_FAILED:
             raise
         kept = len(journal.played())
         raise BotCliError(
-            f"{exc.message}; the {kept} games played are kept in {args.records!r}: "
-            "the same command with --resume continues the run"
+            f"{exc.message}; what it played is kept in {args.records!r} "
+            f"({kept} game{'s' if kept != 1 else ''}): the same command with --resume "
+            "continues the run"
         ) from None
     finally:
+        release()
         if progress is not None:
             progress.end()
         if journal is not None:
