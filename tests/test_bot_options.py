@@ -1,5 +1,5 @@
 """Bot options and specs: each option is declared once (type, range, default, help),
-and specs, constructors, budgets, ``--help`` and the README all hold to it.
+and specs, constructors, budgets, ``--help`` and docs/bots.md all hold to it.
 
 A spec is ``NAME[:KEY=VALUE,...]``; any text at all is either a spec whose
 every value lies in its option's range, or ``BAD_ARGUMENT`` naming the
@@ -35,7 +35,7 @@ from stawvs_ap.bots.spec import MAX_SPEC_LENGTH, options_help, options_table
 from stawvs_ap.errors import ErrorCode, StawvsError
 from tests.hostile import scaled
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+BOTS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
 
 
 def _refused(call: Any, *words: str) -> StawvsError:
@@ -237,8 +237,8 @@ def test_any_text_is_a_checked_spec_or_bad_argument(text: str) -> None:
 # -- documentation -----------------------------------------------------------------------
 
 
-def test_the_readme_table_of_options_is_the_declarations() -> None:
-    lines = README.read_text(encoding="utf-8").splitlines()
+def test_the_documented_table_of_options_is_the_declarations() -> None:
+    lines = BOTS_PAGE.read_text(encoding="utf-8").splitlines()
     table = options_table()
     start = lines.index(table[0])
     assert lines[start : start + len(table)] == table
