@@ -1,19 +1,32 @@
-"""Measure the bots in the arena: the strength figures of issue 13, and the balance report.
+"""Measure the bots in the arena: the strength figures, and the balance of the variants.
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
     python benchmarks/strength.py balance --games 200 --jobs 2
+    python benchmarks/strength.py balance --bot mcts --players 2 3 --games 800 \
+        --run /tmp/balance-run --resume --cluster tcp://scheduler:8786
+    python benchmarks/strength.py table
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
 ``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
-``balance`` plays self-play matches per variant (:data:`BALANCE_BOT`) and
-writes ``benchmarks/results/balance-VARIANT.json``. ``table`` prints the
-Markdown tables of README.md and docs/balance.md from those files. Every
-match is seeded, so the same command repeats the same boards.
+``balance`` plays self-play matches per variant (:data:`BALANCE_BOTS`) and
+writes ``benchmarks/results/balance-[BOT-]VARIANT[-3p].json`` (or into
+``--out``). With ``--run DIR`` each balance match keeps its games in
+``DIR/NAME/`` as they finish (``stawvs-ap arena --records``), the matches'
+games interleaved so that a run stopped early covers every table alike;
+``--resume`` continues such a run, and ``--played-only`` writes the reports
+from what a run has kept without playing. A report holds the match's
+settings, each bot's statistics and every game; it also names the package
+version and, per bot, every option it played with, its class's defaults
+included, so that a report still says what was measured after the defaults
+change. ``table`` prints the Markdown tables of docs/strength.md and
+docs/balance.md from those files. Every match is seeded, so the same command
+repeats the same boards.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import statistics
 import subprocess
@@ -25,15 +38,25 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
-from stawvs_ap.bots.arena import BotSpec, match_report, play_match, wilson  # noqa: E402
-from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
+from stawvs_ap import __version__  # noqa: E402
+from stawvs_ap.bots import BOTS  # noqa: E402
+from stawvs_ap.bots.arena import (  # noqa: E402
+    BotSpec,
+    Match,
+    match_report,
+    play_match,
+    play_matches,
+    wilson,
+)
+from stawvs_ap.bots.journal import Journal  # noqa: E402
+from stawvs_ap.tools.botcli import progress_bar, runner_for  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
 #: "The same with hey and with hole, within 5 points" of the 65% target.
 VARIANT_TARGET = "≥ 60% (65% less 5 points)"
 
-#: name: (lineup, variants, what the issue asks of the first bot's win rate)
+#: name: (lineup, variants, the win rate the first bot is meant to reach)
 FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-uct": (["mcts:seconds=0.25", "uct:seconds=0.25"], [], "≥ 65%"),
     "greedy-random": (["greedy", "random"], [], "≥ 75%"),
@@ -43,17 +66,24 @@ FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"], VARIANT_TARGET),
     "mcts-uct-3p": (["mcts:seconds=0.25", "uct:seconds=0.25", "uct:seconds=0.25"], [], "≥ 50%"),
     "mcts1-mcts025": (["mcts:seconds=1", "mcts:seconds=0.25"], [], "≥ 60%"),
-    # Not a target of the issue: MCTSBot with playouts to the end by its policy
-    # instead of evaluated leaves, against the plain UCT.
+    # No target: MCTSBot with playouts to the end by its policy instead of
+    # evaluated leaves, against the plain UCT.
     "mcts-playouts-uct": (
         ["mcts:seconds=0.25,plies=-1", "uct:seconds=0.25"],
         [],
-        "(playout policy)",
+        "—",
     ),
 }
 
-#: The self-play bot of the balance report: fast, and far stronger than random.
-BALANCE_BOT = "greedy"
+#: The self-play bots of the balance report, by the name ``--bot`` takes: the
+#: spec, and the prefix of the report names. Greedy is fast and far stronger
+#: than random; MCTS at 2,000 iterations a move (what 0.25 s gives on an idle
+#: core) is expert play, the same on a busy machine or a cluster as on an idle
+#: one, and the same games for the same seeds. Both play the same boards.
+BALANCE_BOTS: dict[str, tuple[str, str]] = {
+    "greedy": ("greedy", ""),
+    "mcts": ("mcts:iterations=2000", "mcts-"),
+}
 BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
 
 
@@ -78,10 +108,19 @@ def _run(
         fresh_boards=fresh_boards,
     )
     report = match_report(specs, results, variants=variants, seed=name)
+    for entry, spec in zip(report["bots"], specs, strict=True):
+        entry["options"] = bot_options(spec)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
-    report["commit"] = _commit()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+    _save(report, name, RESULTS)
+
+
+def _save(report: dict[str, Any], name: str, out: Path, commit: str | None = None) -> None:
+    """Write ``report`` as ``out/NAME.json``, with the package version and the
+    commit it was measured at (``commit``, or this checkout's)."""
+    report["package"] = __version__
+    report["commit"] = commit or _commit()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
 
 
 def _git(*args: str) -> str:
@@ -103,19 +142,43 @@ def _commit() -> str | None:
     return head + ("+changes" if dirty else "")
 
 
-def _code(report: dict[str, Any]) -> str:
-    """What the table says of the code a report was measured with: reports from
-    before commits were recorded have no ``commit`` key; one measured outside a
-    git checkout has ``None``."""
-    if "commit" not in report:
-        return "before 36fa872"
-    return report["commit"] or "unknown"
+def bot_options(spec: BotSpec) -> dict[str, Any]:
+    """Every keyword option the bot of ``spec`` plays with: its class's defaults,
+    then the spec's own (the seed is the arena's, so it is left out)."""
+    parameters = inspect.signature(BOTS[spec.name]).parameters.values()
+    defaults = {
+        p.name: p.default for p in parameters if p.name != "seed" and p.default is not p.empty
+    }
+    return {**defaults, **dict(spec.options)}
+
+
+def measured_with(report: dict[str, Any]) -> str:
+    """What the table says of the bots a report was measured with: its ``note``
+    when it has one, else each bot's options that differ from today's defaults
+    (beyond those the match names) as a spec, or that there are none."""
+    if "note" in report:
+        return str(report["note"])
+    differences: dict[str, list[str]] = {}
+    for bot in report["bots"]:
+        if "options" not in bot:
+            return "not recorded"
+        spec = BotSpec.parse(bot["spec"])
+        today = bot_options(BotSpec(spec.name))
+        named = dict(spec.options)
+        for key, value in bot["options"].items():
+            if key not in named and today.get(key) != value:
+                shown = f"{value:g}" if isinstance(value, float) else value
+                differences.setdefault(spec.name, [])
+                if f"{key}={shown}" not in differences[spec.name]:
+                    differences[spec.name].append(f"{key}={shown}")
+    specs = [f"{name}:{','.join(options)}" for name, options in differences.items()]
+    return "; ".join(specs) or "today's defaults"
 
 
 def _figures_table() -> str:
     lines = [
         "| match | variants | games | first bot's win rate | 95% interval | mean scores | "
-        "s/move | target | code |",
+        "s/move | target | measured with |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, (_, _, target) in FIGURES.items():
@@ -131,7 +194,7 @@ def _figures_table() -> str:
             f"| {' vs '.join(b['bot'] for b in bots)} | {', '.join(report['variants']) or '—'} "
             f"| {report['games']} | {100 * first['win_rate']:.1f}% "
             f"| {100 * first['ci95'][0]:.1f}–{100 * first['ci95'][1]:.1f}% "
-            f"| {scores} | {times} | {target} | {_code(report)} |"
+            f"| {scores} | {times} | {target} | {measured_with(report)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -159,24 +222,86 @@ def _balance_row(report: dict[str, Any]) -> str:
     )
 
 
-def _balance_name(variants: list[str], players: int) -> str:
+def _balance_name(variants: list[str], players: int, bot: str = "greedy") -> str:
     suffix = "" if players == 2 else f"-{players}p"
-    return f"balance-{'-'.join(variants) or 'default'}{suffix}"
+    return f"balance-{BALANCE_BOTS[bot][1]}{'-'.join(variants) or 'default'}{suffix}"
 
 
-def _balance_table(players: int) -> str:
+def _balance_table(players: int, bot: str = "greedy") -> str:
     lines = [
-        f"{players} players:",
+        f"{players} players, {BALANCE_BOTS[bot][0]}:",
         "",
         "| variants | games | first player wins (95% interval) | plies | winning score "
         "| winning margin | ties |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for variants in BALANCE_VARIANTS:
-        path = RESULTS / f"{_balance_name(variants, players)}.json"
+        path = RESULTS / f"{_balance_name(variants, players, bot)}.json"
         if path.exists():
             lines.append(_balance_row(json.loads(path.read_text())))
     return "\n".join(lines) + "\n"
+
+
+def _balance(args: argparse.Namespace) -> None:
+    """Play (or, with ``--played-only``, only report) the balance matches of
+    ``args.bot``: every variant set for every player count, interleaved."""
+    spec, _ = BALANCE_BOTS[args.bot]
+    plan = [(variants, players) for players in args.players for variants in BALANCE_VARIANTS]
+    names = [_balance_name(v, p, args.bot) for v, p in plan]
+    # Every bot plays the greedy report's boards, so the tables compare alike.
+    matches = [
+        Match((BotSpec.parse(spec),) * p, tuple(v), _balance_name(v, p), fresh_boards=True)
+        for v, p in plan
+    ]
+    if args.run is None and (args.resume or args.played_only):
+        raise SystemExit("--resume and --played-only need --run DIR")
+    journals = (
+        [
+            Journal(Path(args.run) / name, match, resume=args.resume or args.played_only)
+            for name, match in zip(names, matches, strict=True)
+        ]
+        if args.run
+        else [None] * len(matches)
+    )
+    started = time.monotonic()
+    commits = Path(args.run) / "commits.txt" if args.run else None
+    if commits and not args.played_only:  # a run may go on over several checkouts
+        with commits.open("a") as file:
+            file.write(f"{_commit()}\n")
+    try:
+        if args.played_only:
+            results = [sorted(j.played().values(), key=lambda r: r.index) for j in journals if j]
+        else:
+            sys.stderr.write(f"balance: {spec} self-play, {len(matches)} matches interleaved\n")
+            runner, release = runner_for(args.cluster, None if args.cluster else args.jobs)
+            try:
+                results = play_matches(
+                    matches,
+                    [args.games] * len(matches),
+                    runner=runner,
+                    keepers=journals,
+                    progress=progress_bar(sys.stderr),
+                )
+            finally:
+                release()
+    finally:
+        for journal in journals:
+            if journal:
+                journal.close()
+    out = Path(args.out) if args.out else RESULTS
+    for name, match, found in zip(names, matches, results, strict=True):
+        if not found:
+            continue
+        report = match_report(match.lineup, found, variants=match.variants, seed=match.seed)
+        for entry, bot in zip(report["bots"], match.lineup, strict=True):
+            entry["options"] = bot_options(bot)
+        report["bot"] = spec
+        report["game_seconds"] = round(sum(sum(r.thinking) for r in found) / len(found), 2)
+        if not args.played_only:
+            report["wall_seconds"] = round(time.monotonic() - started, 1)
+        # The code that played the games, which is not always the code reporting them.
+        played_by = commits.read_text().split() if commits and commits.exists() else []
+        _save(report, name, out, ", ".join(dict.fromkeys(played_by)) or None)
 
 
 def main() -> None:
@@ -185,25 +310,34 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="+", choices=sorted(FIGURES), help="figures to measure")
-    parser.add_argument("--players", type=int, default=2, help="players of the balance games")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[2], help="player counts of the balance games"
+    )
+    parser.add_argument(
+        "--bot", choices=sorted(BALANCE_BOTS), default="greedy", help="the balance's self-play bot"
+    )
+    parser.add_argument("--cluster", metavar="ADDRESS", help="play on this Dask scheduler")
+    parser.add_argument("--run", metavar="DIR", help="keep the balance games in DIR as they finish")
+    parser.add_argument("--resume", action="store_true", help="continue the run kept in --run")
+    parser.add_argument(
+        "--played-only", action="store_true", help="write the reports of --run, play nothing"
+    )
+    parser.add_argument("--out", metavar="DIR", help="write the balance reports here instead")
     args = parser.parse_args()
     if args.what == "figures":
         for name in args.only or list(FIGURES):
             lineup, variants, _ = FIGURES[name]
             _run(name, lineup, variants, args.games, args.jobs)
     elif args.what == "balance":
-        for variants in BALANCE_VARIANTS:
-            name = _balance_name(variants, args.players)
-            _run(
-                name,
-                [BALANCE_BOT] * args.players,
-                variants,
-                args.games,
-                args.jobs,
-                fresh_boards=True,
-            )
+        _balance(args)
     else:
-        sys.stdout.write(_figures_table() + "\n" + _balance_table(2) + "\n" + _balance_table(3))
+        tables = [_balance_table(p, bot) for bot in BALANCE_BOTS for p in (2, 3)]
+        sys.stdout.write(
+            "docs/strength.md:\n\n"
+            + _figures_table()
+            + "\ndocs/balance.md:\n\n"
+            + "\n".join(tables)
+        )
 
 
 if __name__ == "__main__":

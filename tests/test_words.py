@@ -4,7 +4,6 @@ language, English unchanged, and what hosts parse the same in every language."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -287,32 +286,25 @@ def test_what_hosts_parse_is_the_same_in_every_language(tag: str) -> None:
 
 @pytest.mark.parametrize("tag", TRANSLATED)
 def test_the_play_game_speaks_the_language(tag: str) -> None:
-    from stawvs_ap.bots import RandomBot
-    from stawvs_ap.tools.botcli import _Session
-
-    typed = "help\nmoves\nzz\nundo\nb2\nundo\n"
-    outputs = {}
-    for language in ("en", tag):
-        out = io.StringIO()
-        game = StawvsGame(2, seed=2, locale=language)
-        bots = {2: RandomBot(seed=1)}
-        _Session(game, bots, ["Ann", "random"], 1, io.StringIO(typed), out).run()
-        outputs[language] = out.getvalue()
-    lines, english_lines = outputs[tag].splitlines(), outputs["en"].splitlines()
-    assert len(lines) == len(english_lines)
-    worded = [a for a, b in zip(lines, english_lines, strict=True) if a != b]
+    typed = "help\nmoves\nzz\nundo\nb2\nundo\n" + "x" * 5000 + "\n"
+    play = ("play", "--bot", "random", "--seed", "2")
+    english = _cli(*play, stdin=typed).splitlines()
+    lines = _cli(*play, "--lang", tag, stdin=typed).splitlines()
+    assert len(lines) == len(english)
+    worded = [a for a, b in zip(lines, english, strict=True) if a != b]
     assert len(worded) >= 12
-    assert "[MALFORMED]" in outputs[tag] and "moves" in outputs[tag]
+    assert "[MALFORMED]" in "\n".join(lines) and "  moves   " in "\n".join(lines)
 
 
 _LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
-def _cli(*args: str, env: dict[str, str] | None = None) -> str:
+def _cli(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> str:
     clean = {k: v for k, v in os.environ.items() if k not in _LANGUAGE_VARIABLES}
     done = subprocess.run(
         [sys.executable, "-m", "stawvs_ap", *args],
         env={**clean, "PYTHONPATH": str(ROOT), **(env or {})},
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=60,

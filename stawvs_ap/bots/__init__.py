@@ -1,27 +1,51 @@
 """Computer players for Stawvs, and an arena to measure them.
 
 >>> from stawvs_ap import StawvsGame
->>> from stawvs_ap.bots import GreedyBot
+>>> from stawvs_ap.bots import BOTS, GreedyBot, MCTSBot
+>>> sorted(BOTS)  # the names of bot specs: "mcts:seconds=0.25"
+['greedy', 'mcts', 'random', 'uct']
 >>> game = StawvsGame.new(2, seed=1)
+>>> before = game.serialize()
 >>> move = GreedyBot(seed=1).choose(game)
->>> game.is_legal(move)
+>>> game.is_legal(move), game.serialize() == before  # a legal move; the game untouched
+(True, True)
+>>> move = MCTSBot(seed=1).choose(game, iterations=200)  # an iteration budget: reproducible
+>>> move == MCTSBot(seed=1).choose(game, iterations=200)
 True
+>>> candidates = MCTSBot(seed=1).analyse(game, iterations=200, top=3)
+>>> len(candidates), candidates[0].move == move, 0 <= candidates[0].value <= 1
+(3, True, True)
 
 Every bot takes ``seed=`` and answers ``choose(game, seconds=..., iterations=...)``
 with a legal :class:`~stawvs_ap.core.moves.Move`, leaving ``game`` unchanged;
 ``analyse(game, ...)`` lists the candidates it weighed, best first. The bots
 read ``game.position`` only, so a :class:`~stawvs_ap.core.position.Position`
-will do as well.
+will do as well. A bot spec (``mcts:seconds=0.5``, :class:`BotSpec`) names a
+bot and its options, each declared with a type and a range
+(:class:`Option`); :func:`make_bot` makes the bot and its budget from one.
 """
 
 from __future__ import annotations
 
 from .base import Bot, Budget, Candidate
 from .mcts import MCTSBot
+from .options import MAX_ITERATIONS, MAX_SECONDS, Option
 from .simple import GreedyBot, RandomBot
+from .spec import BOTS, BotSpec, make_bot
 from .uct import UCTBot
 
-__all__ = ["BOTS", "Bot", "Budget", "Candidate", "GreedyBot", "MCTSBot", "RandomBot", "UCTBot"]
-
-#: Every bot by the name the arena and the command line use.
-BOTS: dict[str, type[Bot]] = {bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, UCTBot)}
+__all__ = [
+    "BOTS",
+    "MAX_ITERATIONS",
+    "MAX_SECONDS",
+    "Bot",
+    "BotSpec",
+    "Budget",
+    "Candidate",
+    "GreedyBot",
+    "MCTSBot",
+    "Option",
+    "RandomBot",
+    "UCTBot",
+    "make_bot",
+]

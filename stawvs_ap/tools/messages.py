@@ -102,6 +102,10 @@ PLAY_ILLEGAL: Final = message(
     "play.illegal",
     "Not a legal move: {message} [{code}] (type moves for the legal moves, help for help)",
 )
+# TRANSLATORS: {limit} is a number of characters, such as 4096.
+PLAY_TOO_LONG: Final = message(
+    "play.too-long", "That line is too long ({limit} characters at most): it is ignored."
+)
 PLAY_NO_UNDO: Final = message("play.no-undo", "There is no move of yours to take back.")
 PLAY_TAKEN_BACK: Final = message("play.taken-back", "Taken back.")
 # TRANSLATORS: the player's own name in the play game.
