@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from english_words import english_words, fixture_text
 from positions import position_from_diagram
+from test_move_validation import POSITION
 
 from stawvs_ap import ErrorCode, IllegalMoveError, Move, Position, StawvsGame
 from stawvs_ap.core.events import (
@@ -39,16 +40,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [tag for tag in languages() if tag != "en"]
 
 # Player 1: caps on a1 (can move) and c3 (boxed in). Player 2: a cap on h1.
-POSITION = """
-8 . . . . . . . .
-7 . . . . . . . .
-6 . . . . . . . .
-5 . . . . . . . .
-4 . . . . . . . .
-3 . . GR1@1 . . . . .
-2 . . . . . . . .
-1 PI1@1 PI2 PI3 BL1 . . BL2 OR3@2
-"""
 
 
 def collection(**options: Any) -> StawvsGame:
