@@ -27,6 +27,8 @@ FLOORS = {
     "stawvs_ap.records": 4,
     "stawvs_ap.bots": 5,
     "stawvs_ap.tools": 6,
+    "stawvs_ap.service": 6,
+    "stawvs_ap.playground": 6,
     "stawvs_ap.remote": 6,
     "stawvs_ap.__main__": 7,
     "stawvs_ap.schemas": 0,

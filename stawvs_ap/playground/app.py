@@ -21,13 +21,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..service.http import MAX_BODY_BYTES, create_app as service_app
+from ..service.http import MAX_BODY_BYTES
+from ..service.http import create_app as service_app
 
 __all__ = ["ASSETS", "LANGUAGES", "create_app", "messages"]
 
 #: Every file the page is made of, by its name under ``/assets/``, with its type.
 ASSETS: Final[dict[str, str]] = {
     "playground.js": "text/javascript; charset=utf-8",
+    "panel.js": "text/javascript; charset=utf-8",
+    "service.js": "text/javascript; charset=utf-8",
+    "words.js": "text/javascript; charset=utf-8",
     "playground.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }

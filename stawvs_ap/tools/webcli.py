@@ -25,6 +25,7 @@ __all__ = ["WEB_EXTRA", "add_playground_command", "parse_address", "run_http"]
 #: What to install for the web commands.
 WEB_EXTRA: Final = 'pip install "stawvs-ap[web]"'
 DEFAULT_PORT: Final = 8765
+_WEB_MODULES: Final = frozenset({"starlette", "uvicorn", "anyio"})
 
 
 class WebCliError(StawvsError):
@@ -56,10 +57,14 @@ def run_http(host: str, port: int, *, page: bool, open_browser: bool = False) ->
     """Serve the methods (and with ``page`` the playground) on ``host``:``port``
     until interrupted, telling on standard output where."""
     try:
-        from ..service import http
+        import uvicorn  # noqa: F401  # imported here to tell at once that it is missing
+
         from ..playground import app as playground
-    except ImportError as exc:
-        raise WebCliError(f"this command needs {exc.name or 'the web extra'}: {WEB_EXTRA}") from None
+        from ..service import http
+    except ModuleNotFoundError as exc:
+        if exc.name not in _WEB_MODULES:
+            raise
+        raise WebCliError(f"this command needs Starlette and uvicorn: {WEB_EXTRA}") from None
     try:
         sock = http.bind(host, port)
     except OSError as exc:
@@ -109,7 +114,5 @@ def add_playground_command(sub: argparse._SubParsersAction) -> None:  # type: ig
     cmd.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, metavar="N", help="port (default 8765; 0: any)"
     )
-    cmd.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
-    )
+    cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     cmd.add_argument("--open", action="store_true", help="open the page in a web browser")

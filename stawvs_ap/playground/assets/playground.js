@@ -1,96 +1,49 @@
-// The Stawvs playground: a page over the engine's JSON-RPC service (POST rpc).
+// The Stawvs playground: a page over the engine's JSON-RPC service.
 //
 // The page holds the game (the serialized state) and sends it with every
 // request; the server keeps nothing, so two tabs never meet, and the tab's
-// session storage brings the game back after a reload. Every word shown comes
-// from one message table (GET messages/LANG), so the page speaks whatever
-// language the server has a table for. The board is the engine's own SVG
-// (method svg), with a data-square element over each square to click on;
-// clicks go through the engine's handle_click (method click).
+// session storage brings the game back after a reload. The board is the
+// engine's own SVG (method svg) with a data-square element over each square;
+// clicks go through the engine's handle_click (method click). Every action
+// (a click, a typed move, a bot's move…) waits for the one before, so clicks
+// as fast as a test makes them are read in order.
 //
 // For checks from outside: window.stawvs.state() is the serialized state as
 // text, window.stawvs.load(text) loads a state or a record given as text.
 
+import { showKeys, showMoves, showPanel } from "./panel.js";
+import { batch, rpc, SERVER_BUSY, ServiceError } from "./service.js";
+import { loadWords, localise, t } from "./words.js";
+
 const STORE = "stawvs-playground";
 const SEATS = ["human", "random", "greedy", "uct", "mcts"];
 const FILES = "abcdefgh";
+const BOT_DELAY_MS = 30;
 const BOT_RETRY_MS = 400;
+const KEYS = [
+  ["←  →", "keys.plies"],
+  ["Home  End", "keys.ends"],
+  ["p", "keys.pass"],
+  ["z", "keys.undo"],
+  ["y", "keys.redo"],
+  ["r", "keys.random"],
+  ["h", "keys.hint"],
+  ["m", "keys.move"],
+  ["b", "keys.board"],
+  ["Esc", "keys.escape"],
+  ["n", "keys.new"],
+  ["l", "keys.load"],
+  ["?", "keys.help"],
+];
 
-// -- words ----------------------------------------------------------------------
-
-let words = {};
-
-function t(id, args = {}) {
-  const text = words[id] ?? id;
-  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in args ? String(args[key]) : whole));
-}
-
-function localise(root = document) {
-  for (const el of root.querySelectorAll("[data-msg]")) el.textContent = t(el.dataset.msg);
-  for (const el of root.querySelectorAll("[data-msg-label]")) {
-    el.setAttribute("aria-label", t(el.dataset.msgLabel));
-  }
-  for (const el of root.querySelectorAll("[data-msg-placeholder]")) {
-    el.setAttribute("placeholder", t(el.dataset.msgPlaceholder));
-  }
-  document.documentElement.lang = words["page.lang"] || "en";
-  document.title = t("page.title");
-}
-
-// -- the service ----------------------------------------------------------------
-
-class ServiceError extends Error {
-  constructor(error) {
-    super(error.message);
-    this.code = error.code;
-    this.data = error.data;
-  }
-}
-
-let nextId = 1;
-
-// Calls [[method, params], ...] in one request (a JSON-RPC batch); the results
-// in order, or the first error thrown as a ServiceError.
-async function batch(calls) {
-  const requests = calls.map(([method, params]) => ({
-    jsonrpc: "2.0",
-    id: nextId++,
-    method,
-    params,
-  }));
-  let response;
-  try {
-    response = await fetch("rpc", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(requests),
-    });
-  } catch {
-    throw new ServiceError({ code: 0, message: t("error.offline") });
-  }
-  const answers = await response.json().catch(() => null);
-  if (!Array.isArray(answers)) {
-    throw new ServiceError(answers?.error ?? { code: response.status, message: t("error.server") });
-  }
-  const byId = new Map(answers.map((a) => [a.id, a]));
-  return requests.map((request) => {
-    const answer = byId.get(request.id);
-    if (!answer) throw new ServiceError({ code: 0, message: t("error.server") });
-    if (answer.error) throw new ServiceError(answer.error);
-    return answer.result;
-  });
-}
-
-async function rpc(method, params = {}) {
-  return (await batch([[method, params]]))[0];
-}
+const $ = (id) => document.getElementById(id);
 
 // -- what the page holds ----------------------------------------------------------
 
 const game = {
   state: null, // the serialized state, text
-  names: null, // players' names from a record, or null
-  seats: ["human", "mcts", "mcts", "mcts"],
+  names: null, // the players' names from a record, or null
+  seats: ["human", "human", "human", "human"],
   think: 1,
   paused: false,
   marks: true,
@@ -101,11 +54,7 @@ let partial = ""; // the move being built by clicks
 let hints = []; // the candidates of the last hint
 let view = null; // the last summary
 let svgText = "";
-let version = 0; // changes with every new state: late answers about older ones are dropped
 let cursor = "d4";
-let pending = 0;
-let idleWaiters = [];
-let gameinfo = null;
 
 function save() {
   try {
@@ -124,52 +73,58 @@ function restore() {
   }
 }
 
-function busy(promise) {
+const nameOf = (player) => game.names?.[player - 1] || t("player.name", { n: player });
+const seatOf = (player) => game.seats[player - 1];
+const latest = () => game.ply === null || (view !== null && game.ply >= view.plies);
+const humanToMove = () => view && !view.gameover && latest() && seatOf(view.currplayer) === "human";
+
+// -- one action at a time -----------------------------------------------------------
+
+let queue = Promise.resolve();
+let pending = 0;
+let idleWaiters = [];
+let botTimer = null;
+
+// Runs `action` after every action before it; the promise of its result.
+function act(action) {
   pending += 1;
-  document.getElementById("board").setAttribute("aria-busy", "true");
-  return promise.finally(() => {
+  $("board").setAttribute("aria-busy", "true");
+  const run = queue.then(action);
+  queue = run.catch(() => {});
+  return run.finally(() => {
     pending -= 1;
-    if (pending === 0) {
-      document.getElementById("board").removeAttribute("aria-busy");
-      setTimeout(checkIdle, 0);
-    }
+    if (pending === 0) $("board").removeAttribute("aria-busy");
+    setTimeout(checkIdle, 0);
   });
 }
 
+// The same, for the page's own controls: errors are shown, not thrown.
+const user = (action) => () => act(action).catch(fail);
+
 function checkIdle() {
-  if (pending === 0 && !botTimer) {
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
+  if (pending > 0 || botTimer) return;
+  const waiters = idleWaiters;
+  idleWaiters = [];
+  for (const resolve of waiters) resolve();
 }
 
 function say(text, isError = false) {
-  const status = document.getElementById("status");
-  status.textContent = text;
-  status.classList.toggle("error", isError);
+  $("status").textContent = text;
+  $("status").classList.toggle("error", isError);
 }
 
 function fail(error) {
-  if (error instanceof ServiceError) say(error.message, true);
-  else {
+  if (error instanceof ServiceError) {
+    say(error.message, true);
+  } else {
     say(t("error.page"), true);
     console.error(error);
   }
 }
 
-function nameOf(player) {
-  return game.names?.[player - 1] || t("player.name", { n: player });
-}
-
-function latest() {
-  return game.ply === null || (view && game.ply >= view.plies);
-}
-
 // -- drawing ------------------------------------------------------------------------
 
 async function draw() {
-  const asked = version;
   const shown = { state: game.state };
   if (game.ply !== null) shown.ply = game.ply;
   const picture = { ...shown, marks: game.marks, names: [1, 2, 3, 4].map(nameOf) };
@@ -177,14 +132,17 @@ async function draw() {
   if (hints.length) {
     picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
   }
-  const [svg, summary] = await busy(batch([["svg", picture], ["summary", shown]]));
-  if (asked !== version) return;
+  const [svg, summary] = await batch([
+    ["svg", picture],
+    ["summary", shown],
+  ]);
   view = summary;
   svgText = svg.svg;
   showBoard(svg.svg);
-  showPanel(summary);
-  showMoves(summary);
+  showPanel(summary, { nameOf, seatOf });
+  showMoves(summary, { nameOf });
   showButtons();
+  if (!partial && !hints.length) say(statusLine(summary));
   save();
   scheduleBot();
 }
@@ -195,17 +153,18 @@ function showBoard(text) {
   svg.setAttribute("aria-hidden", "true");
   svg.removeAttribute("width");
   svg.removeAttribute("height");
-  const squares = svg.querySelector("g.squares");
-  if (squares) {
-    const mark = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-    mark.setAttribute("class", "cursor");
-    mark.setAttribute("fill", "none");
-    mark.setAttribute("stroke", "#1565c0");
-    mark.setAttribute("stroke-width", "4");
-    mark.setAttribute("pointer-events", "none");
-    squares.append(mark);
+  const mark = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  for (const [key, value] of Object.entries({
+    class: "cursor",
+    fill: "none",
+    stroke: "#1565c0",
+    "stroke-width": "4",
+    "pointer-events": "none",
+  })) {
+    mark.setAttribute(key, value);
   }
-  document.getElementById("board").replaceChildren(svg);
+  svg.querySelector("g.squares")?.append(mark);
+  $("board").replaceChildren(svg);
   placeCursor();
 }
 
@@ -216,299 +175,150 @@ function placeCursor() {
   for (const key of ["x", "y", "width", "height"]) mark.setAttribute(key, square.getAttribute(key));
 }
 
-function showPanel(summary) {
-  const line = summary.variants.length
-    ? t("panel.variants", { variants: summary.variants.join(", ") })
-    : t("panel.no_variants");
-  document.getElementById("variants-line").textContent = line;
-  const list = document.getElementById("players");
-  list.replaceChildren(
-    ...summary.players.map((p) => {
-      const item = document.createElement("li");
-      const toMove = !summary.gameover && p.player === summary.currplayer;
-      if (toMove) item.setAttribute("aria-current", "true");
-      const who = document.createElement("div");
-      who.className = "who";
-      const cap = document.createElement("span");
-      cap.className = `cap cap-${p.player}`;
-      cap.textContent = String(p.player);
-      cap.setAttribute("aria-hidden", "true");
-      const name = document.createElement("span");
-      const notes = [];
-      if (toMove) notes.push(t("panel.to_move"));
-      if (p.passed) notes.push(t("panel.passed"));
-      if (game.seats[p.player - 1] !== "human") notes.push(t(`seat.${game.seats[p.player - 1]}`));
-      name.textContent = notes.length ? `${nameOf(p.player)} (${notes.join(", ")})` : nameOf(p.player);
-      const score = document.createElement("span");
-      score.className = "score";
-      score.textContent = t(p.score === 1 ? "panel.point" : "panel.points", { n: p.score });
-      who.append(cap, name, score);
-      const stacks = document.createElement("div");
-      stacks.className = "stacks";
-      for (const stack of p.stacks) {
-        const chip = document.createElement("span");
-        chip.className = stack.pyramids.length === 3 ? "stack tree" : "stack";
-        for (const code of stack.pyramids) {
-          const pyramid = document.createElement("span");
-          pyramid.className = `pyr pyr-${code.slice(0, 2)}`;
-          pyramid.textContent = code;
-          chip.append(pyramid, " ");
-        }
-        if (stack.pyramids.length === 3) chip.append(`= ${stack.points}`);
-        stacks.append(chip);
-      }
-      item.append(who, stacks);
-      return item;
-    }),
-  );
-  const result = document.getElementById("result");
-  if (summary.gameover) {
-    const winners = summary.winner.map(nameOf).join(", ");
-    result.textContent = summary.winner.length
-      ? t(summary.winner.length > 1 ? "result.winners" : "result.winner", { names: winners })
-      : t("result.nobody");
-  } else {
-    result.textContent = "";
-  }
-  if (!partial) say(statusLine(summary));
-}
-
 function statusLine(summary) {
   if (summary.gameover) return t("status.over");
-  const who = nameOf(summary.currplayer);
   if (!latest()) return t("status.history", { ply: summary.ply, plies: summary.plies });
-  if (game.seats[summary.currplayer - 1] !== "human") {
-    return game.paused ? t("status.paused", { player: who }) : t("status.thinking", { player: who });
+  const player = nameOf(summary.currplayer);
+  if (seatOf(summary.currplayer) !== "human") {
+    return t(game.paused ? "status.paused" : "status.thinking", { player });
   }
-  if (summary.must_pass) return t("status.must_pass", { player: who });
-  return t(summary.mode === "place" ? "status.place" : "status.collect", { player: who });
-}
-
-function showMoves(summary) {
-  const shown = summary.ply;
-  const slider = document.getElementById("ply-slider");
-  slider.max = String(summary.plies);
-  slider.value = String(shown);
-  slider.setAttribute("aria-valuetext", t("moves.ply", { ply: shown, plies: summary.plies }));
-  document.getElementById("ply-line").textContent = t("moves.ply", {
-    ply: shown,
-    plies: summary.plies,
-  });
-  const list = document.getElementById("moves");
-  const rounds = [];
-  summary.history.forEach((entry, index) => {
-    const round = Math.floor(index / summary.numplayers);
-    (rounds[round] ??= []).push({ ...entry, ply: index + 1 });
-  });
-  const start = document.createElement("li");
-  start.value = 0;
-  start.append(plyButton(0, t("moves.start"), shown));
-  list.replaceChildren(
-    start,
-    ...rounds.map((round, index) => {
-      const item = document.createElement("li");
-      item.value = index + 1;
-      for (const entry of round) item.append(plyButton(entry.ply, entry.move, shown, entry.player));
-      return item;
-    }),
-  );
-  list.querySelector('[aria-current="step"]')?.scrollIntoView({ block: "nearest" });
-}
-
-function plyButton(ply, text, shown, player) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.textContent = text;
-  button.dataset.ply = String(ply);
-  if (player) button.title = t("moves.by", { player: nameOf(player), ply });
-  if (ply === shown) button.setAttribute("aria-current", "step");
-  return button;
+  if (summary.must_pass) return t("status.must_pass", { player });
+  return t(summary.mode === "place" ? "status.place" : "status.collect", { player });
 }
 
 function showButtons() {
-  const human = view && !view.gameover && latest() && game.seats[view.currplayer - 1] === "human";
-  document.getElementById("pass-button").disabled = !human;
-  document.getElementById("random-button").disabled = !human;
-  document.getElementById("hint-button").disabled = !(view && !view.gameover && latest());
-  document.getElementById("undo-button").disabled = !(view && view.plies > 0);
-  document.getElementById("redo-button").disabled = game.redo.length === 0;
-  document.getElementById("save-record").disabled = !(view && view.gameover);
+  $("pass-button").disabled = !humanToMove();
+  $("random-button").disabled = !humanToMove();
+  $("hint-button").disabled = !(view && !view.gameover && latest());
+  $("undo-button").disabled = !(view && view.plies > 0);
+  $("redo-button").disabled = game.redo.length === 0;
+  $("save-record").disabled = !(view && view.gameover);
 }
 
 // -- changing the game ------------------------------------------------------------
 
-function setState(state, { keepRedo = false } = {}) {
+function setState(state) {
   game.state = state;
   game.ply = null;
-  if (!keepRedo) game.redo = [];
+  game.redo = [];
   partial = "";
   hints = [];
-  version += 1;
-  document.getElementById("hint-list").replaceChildren();
+  $("hint-list").replaceChildren();
 }
 
-// Moves made while an earlier position is shown continue from it: the later
-// moves are taken back (and can be redone).
+// A move made while an earlier position is shown continues from it: the later
+// moves are taken back, and can be redone.
 async function branch() {
   if (latest()) return;
-  const drop = view.plies - game.ply;
   const dropped = view.history.slice(game.ply).map((entry) => entry.move);
-  const after = await busy(rpc("undo", { state: game.state, plies: drop }));
+  const after = await rpc("undo", { state: game.state, plies: view.plies - game.ply });
   setState(after.state);
   game.redo = dropped.reverse();
 }
 
 async function play(move) {
-  try {
-    await branch();
-    const after = await busy(rpc("move", { state: game.state, move }));
-    setState(after.state);
-    document.getElementById("move-message").textContent = "";
-    await draw();
-  } catch (error) {
-    fail(error);
-  }
-}
-
-function squareAt(name) {
-  return { row: 8 - Number(name[1]), col: FILES.indexOf(name[0]) };
+  await branch();
+  const after = await rpc("move", { state: game.state, move });
+  setState(after.state);
+  $("move-message").textContent = "";
+  await draw();
 }
 
 async function clickSquare(name) {
   if (!view || view.gameover) return;
-  try {
-    if (!latest()) await branch();
-    if (game.seats[view.currplayer - 1] !== "human") {
-      say(t("status.not_yours"));
-      return;
-    }
-    const { row, col } = squareAt(name);
-    if (partial && partial === name) {
-      partial = ""; // a second click on the selected cap lets it go
-      await draw();
-      return;
-    }
-    let result = await busy(rpc("click", { state: game.state, move: partial, row, col }));
-    if (!result.valid && partial) {
-      // Not a way on for the move being built: perhaps the start of another.
-      const fresh = await busy(rpc("click", { state: game.state, move: "", row, col }));
-      if (fresh.valid) result = fresh;
-    }
-    if (!result.valid) {
-      say(result.message, true);
-      return;
-    }
-    partial = result.move;
-    if (result.complete === 1) {
-      await play(partial);
-      return;
-    }
-    say(result.message);
-    await draw();
-  } catch (error) {
-    fail(error);
+  await branch();
+  if (seatOf(view.currplayer) !== "human") {
+    say(t("status.not_yours"), true);
+    return;
   }
+  if (partial && partial === name) {
+    partial = ""; // a second click on the chosen cap lets it go
+    await draw();
+    return;
+  }
+  const click = { state: game.state, row: 8 - Number(name[1]), col: FILES.indexOf(name[0]) };
+  let result = await rpc("click", { ...click, move: partial });
+  if (!result.valid && partial) {
+    // No way on for the move being built: perhaps the start of another one.
+    const fresh = await rpc("click", { ...click, move: "" });
+    if (fresh.valid) result = fresh;
+  }
+  if (!result.valid) {
+    say(result.message, true);
+    return;
+  }
+  partial = result.move;
+  if (result.complete === 1) {
+    await play(partial);
+    return;
+  }
+  await draw();
+  say(result.message);
 }
 
 async function typed(text) {
   const move = text.trim();
   if (!move) return;
-  const message = document.getElementById("move-message");
-  try {
-    await branch();
-    const verdict = await busy(rpc("validate", { state: game.state, move }));
-    if (!verdict.valid) {
-      message.textContent = verdict.message;
-      return;
-    }
-    if (verdict.complete === 1) {
-      document.getElementById("move-input").value = "";
-      await play(move);
-      return;
-    }
-    message.textContent = verdict.message;
-    partial = move;
-    await draw();
-  } catch (error) {
-    fail(error);
+  await branch();
+  const verdict = await rpc("validate", { state: game.state, move });
+  $("move-message").textContent = verdict.message;
+  if (!verdict.valid) return;
+  if (verdict.complete === 1) {
+    $("move-input").value = "";
+    await play(move);
+    return;
   }
+  partial = move;
+  await draw();
 }
 
 async function undo() {
   if (!view || view.plies === 0) return;
-  try {
-    const humans = game.seats.slice(0, view.numplayers).some((seat) => seat === "human");
-    // Take back to a human's turn, so that a bot does not at once play again.
-    let plies = 1;
-    if (humans) {
-      while (
-        plies < view.plies &&
-        game.seats[view.history[view.plies - plies].player - 1] !== "human"
-      ) {
-        plies += 1;
-      }
-    }
-    const dropped = view.history.slice(view.plies - plies).map((entry) => entry.move);
-    const after = await busy(rpc("undo", { state: game.state, plies }));
-    const redo = [...game.redo, ...dropped.reverse()];
-    setState(after.state);
-    game.redo = redo;
-    await draw();
-  } catch (error) {
-    fail(error);
+  // Back to a human's turn, so that a bot does not at once play again.
+  const humans = game.seats.slice(0, view.numplayers).includes("human");
+  let plies = 1;
+  while (humans && plies < view.plies && seatOf(view.history[view.plies - plies].player) !== "human") {
+    plies += 1;
   }
+  const dropped = view.history.slice(view.plies - plies).map((entry) => entry.move);
+  const redo = [...game.redo, ...dropped.reverse()];
+  const after = await rpc("undo", { state: game.state, plies });
+  setState(after.state);
+  game.redo = redo;
+  await draw();
 }
 
 async function redo() {
   const move = game.redo.at(-1);
   if (move === undefined) return;
-  try {
-    const after = await busy(rpc("move", { state: game.state, move }));
-    const rest = game.redo.slice(0, -1);
-    setState(after.state);
-    game.redo = rest;
-    await draw();
-  } catch (error) {
-    game.redo = [];
-    fail(error);
-  }
+  const rest = game.redo.slice(0, -1);
+  const after = await rpc("move", { state: game.state, move });
+  setState(after.state);
+  game.redo = rest;
+  await draw();
 }
 
 async function randomMove() {
-  if (!view || view.gameover) return;
-  try {
-    await branch();
-    const after = await busy(rpc("bot_move", { state: game.state, bot: "random" }));
-    setState(after.state);
-    await draw();
-  } catch (error) {
-    fail(error);
-  }
+  if (!humanToMove()) return;
+  const after = await rpc("bot_move", { state: game.state, bot: "random" });
+  setState(after.state);
+  await draw();
 }
 
 async function hint() {
   if (!view || view.gameover || !latest()) return;
-  const asked = version;
   say(t("status.hinting"));
-  try {
-    const answer = await busy(
-      rpc("hint", { state: game.state, bot: "mcts", seconds: game.think, top: 3 }),
-    );
-    if (asked !== version) return;
-    hints = answer.candidates;
-    const list = document.getElementById("hint-list");
-    list.replaceChildren(
-      ...hints.map((c) => {
-        const item = document.createElement("li");
-        item.textContent = t("hint.line", { move: c.move, value: c.value.toFixed(2), visits: c.visits });
-        return item;
-      }),
-    );
-    await draw();
-    say(t("status.hint", { move: answer.best }));
-  } catch (error) {
-    fail(error);
-  }
+  const answer = await rpc("hint", { state: game.state, bot: "mcts", seconds: game.think, top: 3 });
+  hints = answer.candidates;
+  $("hint-list").replaceChildren(
+    ...hints.map((c) => {
+      const item = document.createElement("li");
+      item.textContent = t("hint.line", { move: c.move, value: c.value.toFixed(2), visits: c.visits });
+      return item;
+    }),
+  );
+  await draw();
+  say(t("status.hint", { move: answer.best }));
 }
 
 async function show(ply) {
@@ -517,65 +327,56 @@ async function show(ply) {
   game.ply = target >= view.plies ? null : target;
   partial = "";
   hints = [];
-  version += 1;
-  try {
-    await draw();
-  } catch (error) {
-    fail(error);
-  }
+  $("hint-list").replaceChildren();
+  await draw();
 }
 
 // -- bots ---------------------------------------------------------------------------
 
-let botTimer = null;
-
 // What the player to move does by themselves, if anything: a bot's move, or the
-// pass of a human who has already passed (each of their turns is a pass).
+// pass of a human who has passed before (each of their turns is a pass).
 function botDue() {
   if (!view || view.gameover || !latest() || game.redo.length) return null;
-  const seat = game.seats[view.currplayer - 1];
+  const seat = seatOf(view.currplayer);
   if (seat === "human") {
-    const passed = view.must_pass && view.players[view.currplayer - 1].passed;
-    return passed ? { seat, pass: true } : null;
+    return view.must_pass && view.players[view.currplayer - 1].passed ? { pass: true } : null;
   }
-  return game.paused ? null : { seat, pass: false };
+  return game.paused ? null : { seat };
 }
 
-function scheduleBot(delay = 30) {
+function scheduleBot(delay = BOT_DELAY_MS) {
   if (botTimer || !botDue()) return;
-  botTimer = setTimeout(runBot, delay);
+  botTimer = setTimeout(() => {
+    act(botMove)
+      .catch((error) => {
+        game.paused = true;
+        $("pause-bots").checked = true;
+        fail(error);
+        return false;
+      })
+      .then((retry) => {
+        botTimer = null;
+        scheduleBot(retry ? BOT_RETRY_MS : BOT_DELAY_MS);
+        setTimeout(checkIdle, 0);
+      });
+  }, delay);
 }
 
-async function runBot() {
+// Plays the move due; true when the server's searches were all taken (try again).
+async function botMove() {
   const due = botDue();
-  let retry = false;
+  if (!due) return false;
   try {
-    if (due) retry = await busy(botMove(due));
-  } finally {
-    botTimer = null;
-  }
-  scheduleBot(retry ? BOT_RETRY_MS : 30);
-  setTimeout(checkIdle, 0);
-}
-
-// Plays the due move; true when the server was busy and it should be tried again.
-async function botMove({ seat, pass }) {
-  const asked = version;
-  try {
-    const after = pass
+    const after = due.pass
       ? await rpc("move", { state: game.state, move: "pass" })
-      : await rpc("bot_move", { state: game.state, bot: seat, seconds: game.think });
-    if (asked !== version) return false;
+      : await rpc("bot_move", { state: game.state, bot: due.seat, seconds: game.think });
     setState(after.state);
-    await draw();
-    return false;
   } catch (error) {
-    if (error instanceof ServiceError && error.code === -32000) return true;
-    game.paused = true;
-    document.getElementById("pause-bots").checked = true;
-    fail(error);
-    return false;
+    if (error instanceof ServiceError && error.code === SERVER_BUSY) return true;
+    throw error;
   }
+  await draw();
+  return false;
 }
 
 // -- loading and saving -------------------------------------------------------------
@@ -589,21 +390,24 @@ async function load(text) {
   }
   // A golden fixture file wraps its game's record.
   if (doc && !doc.header && doc.record && typeof doc.record === "object") doc = doc.record;
+  let state;
+  let names = null;
+  let ply = null;
   if (doc && typeof doc === "object" && doc.header && Array.isArray(doc.moves)) {
-    const { state } = await busy(rpc("replay", { record: doc }));
-    setState(state);
+    state = (await rpc("replay", { record: doc })).state;
     const players = doc.header.players;
-    game.names = Array.isArray(players) ? players.map((p) => String(p?.name ?? "")) : null;
-    game.seats = game.seats.map(() => "human");
-    game.ply = 0; // a record is shown from its start, to be replayed
+    names = Array.isArray(players) ? players.map((p) => String(p?.name ?? "")) : null;
+    ply = 0; // a record is shown from its start, to be replayed
   } else {
-    const state = typeof doc === "string" ? doc : text.trim();
-    await busy(rpc("summary", { state }));
-    setState(state);
-    game.names = null;
+    state = typeof doc === "string" ? doc : text.trim();
+    await rpc("summary", { state }); // refused here if it is no state
   }
-  showSeats();
+  setState(state);
+  game.names = names;
+  game.ply = ply;
+  game.seats = game.seats.map(() => "human"); // a loaded game is for people to go through
   await draw();
+  showSeats();
 }
 
 function download(name, type, text) {
@@ -618,128 +422,99 @@ function download(name, type, text) {
 }
 
 async function saveRecord() {
-  try {
-    const players = Array.from({ length: view.numplayers }, (_, i) => ({
-      name: nameOf(i + 1),
-      is_ai: game.seats[i] !== "human",
-    }));
-    const { record } = await busy(rpc("record", { state: game.state, players }));
-    download("stawvs-record.json", "application/json", `${JSON.stringify(record, null, 2)}\n`);
-  } catch (error) {
-    fail(error);
-  }
+  const players = Array.from({ length: view.numplayers }, (_, i) => ({
+    name: nameOf(i + 1),
+    is_ai: seatOf(i + 1) !== "human",
+  }));
+  const { record } = await rpc("record", { state: game.state, players });
+  download("stawvs-record.json", "application/json", `${JSON.stringify(record, null, 2)}\n`);
 }
 
 // -- new games and seats -----------------------------------------------------------
 
 function variantChoice(variant, type) {
-  const id = `variant-${variant.uid.replace(/[^a-z0-9-]/gi, "")}`;
-  const label = document.createElement("label");
-  const input = document.createElement("input");
-  input.type = type;
-  input.name = type === "radio" ? "setup" : "option";
-  input.value = variant.uid;
-  input.id = id;
-  label.htmlFor = id;
-  label.textContent = ` ${variant.name}`;
-  const description = document.createElement("span");
-  description.className = "description";
-  description.textContent = variant.description;
+  const input = Object.assign(document.createElement("input"), {
+    type,
+    name: type === "radio" ? "setup" : "option",
+    value: variant.uid,
+    id: `variant-${variant.uid.replace(/[^a-z0-9-]/gi, "")}`,
+  });
+  const label = Object.assign(document.createElement("label"), {
+    htmlFor: input.id,
+    textContent: ` ${variant.name}`,
+  });
+  const description = Object.assign(document.createElement("span"), {
+    className: "description",
+    textContent: variant.description,
+  });
   const line = document.createElement("div");
   line.append(input, label, description);
   return line;
 }
 
-function buildNewForm() {
-  const setup = document.getElementById("new-setup");
-  const options = document.getElementById("new-options");
+function buildNewForm(gameinfo) {
   for (const variant of gameinfo.variants) {
-    if (variant.group === "setup") setup.append(variantChoice(variant, "radio"));
-    else options.append(variantChoice(variant, "checkbox"));
+    const setup = variant.group === "setup";
+    $(setup ? "new-setup" : "new-options").append(variantChoice(variant, setup ? "radio" : "checkbox"));
   }
-  setup.querySelector("input").checked = true;
+  $("new-setup").querySelector("input").checked = true;
 }
 
 async function startNew(players, variants, seed) {
   const params = { players, variants };
-  if (seed !== "") params.seed = /^-?\d+$/.test(seed) ? Number(seed) : seed;
-  const { state } = await busy(rpc("new", params));
+  if (seed !== "") params.seed = /^-?\d{1,15}$/.test(seed) ? Number(seed) : seed;
+  const { state } = await rpc("new", params);
   setState(state);
   game.names = null;
-  showSeats();
   await draw();
+  showSeats();
 }
 
 function showSeats() {
-  const box = document.getElementById("seats");
   const count = view?.numplayers ?? 2;
   const rows = [];
   for (let player = 1; player <= 4; player += 1) {
-    const label = document.createElement("label");
-    label.htmlFor = `seat-${player}`;
-    label.textContent = t("seats.player", { n: player });
-    const select = document.createElement("select");
-    select.id = `seat-${player}`;
+    const label = Object.assign(document.createElement("label"), {
+      htmlFor: `seat-${player}`,
+      textContent: t("seats.player", { n: player }),
+    });
+    const select = Object.assign(document.createElement("select"), { id: `seat-${player}` });
     select.dataset.player = String(player);
     for (const seat of SEATS) {
-      const option = document.createElement("option");
-      option.value = seat;
-      option.textContent = t(`seat.${seat}`);
-      select.append(option);
+      select.append(Object.assign(document.createElement("option"), { value: seat, textContent: t(`seat.${seat}`) }));
     }
-    select.value = game.seats[player - 1];
+    select.value = seatOf(player);
     label.hidden = select.hidden = player > count;
     rows.push(label, select);
   }
-  box.replaceChildren(...rows);
+  $("seats").replaceChildren(...rows);
+}
+
+function seatsChanged() {
+  save();
+  if (view) {
+    showPanel(view, { nameOf, seatOf });
+    say(statusLine(view));
+  }
+  showButtons();
+  scheduleBot();
 }
 
 // -- keys and wiring ------------------------------------------------------------
 
-const KEYS = [
-  ["←  →", "keys.plies"],
-  ["Home  End", "keys.ends"],
-  ["p", "keys.pass"],
-  ["z", "keys.undo"],
-  ["y", "keys.redo"],
-  ["r", "keys.random"],
-  ["h", "keys.hint"],
-  ["m", "keys.move"],
-  ["b", "keys.board"],
-  ["Esc", "keys.escape"],
-  ["n", "keys.new"],
-  ["l", "keys.load"],
-  ["?", "keys.help"],
-];
-
-function showKeys() {
-  const list = document.getElementById("help-keys");
-  list.replaceChildren(
-    ...KEYS.flatMap(([key, id]) => {
-      const term = document.createElement("dt");
-      term.textContent = key;
-      const text = document.createElement("dd");
-      text.textContent = t(id);
-      return [term, text];
-    }),
-  );
-}
-
 function boardKeys(event) {
-  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-  if (event.key in moves) {
-    const [df, dr] = moves[event.key];
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  if (event.key in steps) {
+    const [df, dr] = steps[event.key];
     const file = Math.max(0, Math.min(7, FILES.indexOf(cursor[0]) + df));
     const rank = Math.max(1, Math.min(8, Number(cursor[1]) + dr));
     cursor = `${FILES[file]}${rank}`;
     placeCursor();
-    document.getElementById("board-help").textContent = t("board.cursor", { square: cursor });
-    event.preventDefault();
+    $("board-help").textContent = t("board.cursor", { square: cursor });
     return true;
   }
   if (event.key === "Enter" || event.key === " ") {
-    event.preventDefault();
-    clickSquare(cursor);
+    user(() => clickSquare(cursor))();
     return true;
   }
   return false;
@@ -752,28 +527,32 @@ function pageKeys(event) {
     if (event.key === "Escape" && target.id === "move-input") target.blur();
     return;
   }
-  if (target.id === "board" && boardKeys(event)) return;
+  if (target.id === "board" && boardKeys(event)) {
+    event.preventDefault();
+    return;
+  }
+  const click = (id) => () => $(id).click();
   const actions = {
-    ArrowLeft: () => show((view?.ply ?? 0) - 1),
-    ArrowRight: () => show((view?.ply ?? 0) + 1),
-    Home: () => show(0),
-    End: () => show(Infinity),
-    p: () => document.getElementById("pass-button").click(),
-    z: () => undo(),
-    y: () => redo(),
-    r: () => document.getElementById("random-button").click(),
-    h: () => hint(),
-    m: () => document.getElementById("move-input").focus(),
-    b: () => document.getElementById("board").focus(),
-    n: () => document.getElementById("new-button").click(),
-    l: () => document.getElementById("load-button").click(),
-    "?": () => document.getElementById("help-dialog").showModal(),
-    Escape: () => {
+    ArrowLeft: user(() => show((view?.ply ?? 0) - 1)),
+    ArrowRight: user(() => show((view?.ply ?? 0) + 1)),
+    Home: user(() => show(0)),
+    End: user(() => show(Infinity)),
+    p: click("pass-button"),
+    z: click("undo-button"),
+    y: click("redo-button"),
+    r: click("random-button"),
+    h: click("hint-button"),
+    m: () => $("move-input").focus(),
+    b: () => $("board").focus(),
+    n: click("new-button"),
+    l: click("load-button"),
+    "?": () => $("help-dialog").showModal(),
+    Escape: user(() => {
       partial = "";
       hints = [];
-      document.getElementById("hint-list").replaceChildren();
-      draw().catch(fail);
-    },
+      $("hint-list").replaceChildren();
+      return draw();
+    }),
   };
   const action = actions[event.key];
   if (action) {
@@ -783,36 +562,35 @@ function pageKeys(event) {
 }
 
 function wire() {
-  const on = (id, type, handler) => document.getElementById(id).addEventListener(type, handler);
+  const on = (id, type, handler) => $(id).addEventListener(type, handler);
   on("board", "click", (event) => {
     const square = event.target.closest("[data-square]");
-    if (square) {
-      cursor = square.dataset.square;
-      placeCursor();
-      clickSquare(cursor);
-    }
+    if (!square) return;
+    cursor = square.dataset.square;
+    placeCursor();
+    const name = cursor;
+    user(() => clickSquare(name))();
   });
   on("move-form", "submit", (event) => {
     event.preventDefault();
-    typed(document.getElementById("move-input").value);
+    const text = $("move-input").value;
+    user(() => typed(text))();
   });
-  on("pass-button", "click", () => play("pass"));
-  on("undo-button", "click", () => undo());
-  on("redo-button", "click", () => redo());
-  on("random-button", "click", () => randomMove());
-  on("hint-button", "click", () => hint());
-  on("ply-slider", "input", (event) => show(Number(event.target.value)));
-  on("moves", "click", (event) => {
-    const button = event.target.closest("[data-ply]");
-    if (button) show(Number(button.dataset.ply));
-  });
+  on("pass-button", "click", user(() => play("pass")));
+  on("undo-button", "click", user(undo));
+  on("redo-button", "click", user(redo));
+  on("random-button", "click", user(randomMove));
+  on("hint-button", "click", user(hint));
+  on("ply-slider", "input", (event) => user(() => show(Number(event.target.value)))());
+  for (const id of ["moves", "start-button"]) {
+    on(id, "click", (event) => {
+      const button = event.target.closest("[data-ply]");
+      if (button) user(() => show(Number(button.dataset.ply)))();
+    });
+  }
   on("seats", "change", (event) => {
-    const player = Number(event.target.dataset.player);
-    game.seats[player - 1] = event.target.value;
-    save();
-    if (view) showPanel(view);
-    showButtons();
-    scheduleBot();
+    game.seats[Number(event.target.dataset.player) - 1] = event.target.value;
+    seatsChanged();
   });
   on("think", "change", (event) => {
     const seconds = Number(event.target.value);
@@ -822,106 +600,94 @@ function wire() {
   });
   on("pause-bots", "change", (event) => {
     game.paused = event.target.checked;
-    save();
-    if (view) showPanel(view);
-    scheduleBot();
+    seatsChanged();
   });
   on("marks", "change", (event) => {
     game.marks = event.target.checked;
-    draw().catch(fail);
+    user(draw)();
   });
   on("new-button", "click", () => {
-    document.getElementById("new-players").value = String(view?.numplayers ?? 2);
-    document.getElementById("new-dialog").showModal();
+    $("new-players").value = String(view?.numplayers ?? 2);
+    $("new-dialog").showModal();
   });
   on("new-form", "submit", (event) => {
     if (event.submitter?.value !== "start") return;
     const form = event.target;
-    const players = Number(form.players.value);
     const setup = form.querySelector('input[name="setup"]:checked')?.value;
     const variants = [...form.querySelectorAll('input[name="option"]:checked')].map((i) => i.value);
     if (setup && !setup.startsWith("#")) variants.unshift(setup);
-    startNew(players, variants, form.seed.value.trim()).catch(fail);
+    const players = Number(form.players.value);
+    const seed = form.seed.value.trim();
+    user(() => startNew(players, variants, seed))();
   });
   on("load-button", "click", () => {
-    document.getElementById("load-message").textContent = "";
-    document.getElementById("load-dialog").showModal();
+    $("load-message").textContent = "";
+    $("load-dialog").showModal();
   });
-  const loadFrom = async (text) => {
-    const message = document.getElementById("load-message");
-    try {
-      await load(text);
-      message.textContent = t("load.done");
-      document.getElementById("load-dialog").close();
-    } catch (error) {
-      message.textContent = error.message;
-    }
-  };
-  on("load-go", "click", () => loadFrom(document.getElementById("load-text").value));
+  const loadFrom = (text) =>
+    act(() => load(text)).then(
+      () => $("load-dialog").close(),
+      (error) => {
+        $("load-message").textContent = error.message;
+      },
+    );
+  on("load-go", "click", () => loadFrom($("load-text").value));
   on("load-file", "change", async (event) => {
     const file = event.target.files?.[0];
     if (file) loadFrom(await file.text());
   });
   on("save-state", "click", () => download("stawvs-state.json", "application/json", `${game.state}\n`));
-  on("save-record", "click", () => saveRecord());
+  on("save-record", "click", user(saveRecord));
   on("save-svg", "click", () => download("stawvs.svg", "image/svg+xml", svgText));
   document.addEventListener("keydown", pageKeys);
 }
 
 async function start() {
   const lang = new URLSearchParams(location.search).get("lang") || navigator.language || "en";
-  words = await (await fetch(`messages/${encodeURIComponent(lang)}`)).json();
+  await loadWords(lang);
   localise();
-  showKeys();
+  showKeys(KEYS);
   wire();
-  gameinfo = (await rpc("info")).gameinfo;
-  buildNewForm();
+  buildNewForm((await rpc("info")).gameinfo);
   restore();
-  document.getElementById("think").value = String(game.think);
-  document.getElementById("pause-bots").checked = game.paused;
-  document.getElementById("marks").checked = game.marks;
-  if (game.state === null) {
-    const { state } = await rpc("new", { players: 2 });
-    setState(state);
-  } else {
-    version += 1;
-  }
+  $("think").value = String(game.think);
+  $("pause-bots").checked = game.paused;
+  $("marks").checked = game.marks;
+  if (game.state === null) setState((await rpc("new", { players: 2 })).state);
   try {
     await draw();
   } catch (error) {
-    // A kept game the server no longer reads: start afresh.
+    // A kept game that no longer loads: start afresh.
     fail(error);
-    const { state } = await rpc("new", { players: 2 });
-    setState(state);
+    setState((await rpc("new", { players: 2 })).state);
     await draw();
   }
   showSeats();
 }
 
-const ready = start();
+const ready = act(start);
 
 window.stawvs = {
   ready,
   state: () => game.state,
-  load: (text) => load(String(text)),
+  load: (text) => act(() => load(String(text))),
   ply: () => view?.ply ?? null,
   view: () => view,
   partial: () => partial,
+  // Seats by player ("human", "random", "greedy", "uct", "mcts"), and the think time.
   setSeats: (seats, think) => {
     game.seats = [...seats, ...game.seats.slice(seats.length)].slice(0, 4);
     if (think !== undefined) game.think = think;
     showSeats();
-    save();
-    if (view) showPanel(view);
-    showButtons();
-    scheduleBot();
+    seatsChanged();
   },
-  idle: () => new Promise((resolve) => {
-    idleWaiters.push(resolve);
-    setTimeout(checkIdle, 0);
-  }),
+  // Resolves once no action runs and no bot is about to move.
+  idle: () =>
+    new Promise((resolve) => {
+      idleWaiters.push(resolve);
+      setTimeout(checkIdle, 0);
+    }),
 };
-document.body.dataset.ready = "";
 ready.then(
   () => {
     document.body.dataset.ready = "yes";
