@@ -42,7 +42,7 @@ import json
 import logging
 import socket
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import anyio.to_thread
 from anyio import CapacityLimiter
@@ -56,13 +56,18 @@ from ..tools.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MAX_LINE_BYTES, PAR
 from ..tools.service import answer_line
 from .bots import SEARCHES
 
+if TYPE_CHECKING:
+    import uvicorn
+
 __all__ = [
     "CALL_THREADS",
     "MAX_BODY_BYTES",
     "MAX_SEARCHES_PER_REQUEST",
+    "bind",
     "create_app",
     "loopback_hosts",
     "serve_http",
+    "server",
 ]
 
 #: The largest request body read: the same as a request line on standard input.
@@ -212,10 +217,12 @@ def create_app(
     :func:`loopback_hosts`. A host that mounts it under a prefix serves
     ``/prefix/rpc``.
     """
-    return Starlette(
+    app = Starlette(
         routes=[Route("/rpc", RpcEndpoint(max_body_bytes)), *routes],
         middleware=[Middleware(Guard, hosts=hosts)],
     )
+    app.router.redirect_slashes = False  # a path is served as it is or not at all
+    return app
 
 
 def loopback_hosts(host: str, port: int) -> list[str] | None:
@@ -253,8 +260,9 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve_http(app: ASGIApp, sock: socket.socket) -> None:
-    """Serve ``app`` with uvicorn on the listening socket ``sock`` until interrupted."""
+def server(app: ASGIApp) -> uvicorn.Server:
+    """A uvicorn server of ``app`` with this module's limits (run it with
+    ``.run(sockets=[bind(...)])``)."""
     import uvicorn
 
     config = uvicorn.Config(
@@ -265,4 +273,9 @@ def serve_http(app: ASGIApp, sock: socket.socket) -> None:
         server_header=False,
         lifespan="off",
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    return uvicorn.Server(config)
+
+
+def serve_http(app: ASGIApp, sock: socket.socket) -> None:
+    """Serve ``app`` with uvicorn on the listening socket ``sock`` until interrupted."""
+    server(app).run(sockets=[sock])

@@ -62,7 +62,7 @@ def run_http(host: str, port: int, *, page: bool, open_browser: bool = False) ->
         from ..playground import app as playground
         from ..service import http
     except ModuleNotFoundError as exc:
-        if exc.name not in _WEB_MODULES:
+        if (exc.name or "").split(".")[0] not in _WEB_MODULES:
             raise
         raise WebCliError(f"this command needs Starlette and uvicorn: {WEB_EXTRA}") from None
     try:
