@@ -8,6 +8,7 @@ searches that never hold up the other requests.
 Most tests run a real uvicorn server on a free loopback port, in a thread of
 this process; the fuzz tests use Starlette's in-process test client."""
 
+# ruff: noqa: E402  (the imports after require() need what it checks for)
 from __future__ import annotations
 
 import json
@@ -20,9 +21,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from browser_support import require
 
-pytest.importorskip("starlette", reason="the web extra is not installed")
-pytest.importorskip("uvicorn", reason="the web extra is not installed")
+require(browser=False)
 
 from hostile import scaled
 from http_support import post, request, rpc, running
