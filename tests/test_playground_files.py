@@ -77,7 +77,8 @@ def test_every_file_the_page_loads_is_an_asset_the_server_serves() -> None:
 def test_the_wheel_ships_every_asset() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["stawvs_ap.playground"]
-    shipped = {p for pattern in patterns for p in (ROOT / "stawvs_ap" / "playground").glob(pattern)}
+    package = ROOT / "stawvs_ap" / "playground"
+    shipped = {p for pattern in patterns for p in package.glob(pattern) if p.is_file()}
     assert shipped == {p for p in ASSETS.rglob("*") if p.is_file()}
     assert resources.files("stawvs_ap.playground").joinpath("assets", "index.html").is_file()
 
