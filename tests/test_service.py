@@ -310,3 +310,4 @@ def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> No
     )
     assert done.returncode == 0, done.stderr
     assert "Winner: player" in done.stdout
+    assert "the greedy bot (bot_move)" in done.stdout
