@@ -248,7 +248,9 @@ def loopback_hosts(host: str, port: int) -> list[str] | None:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (port 0: any free port)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # Naming the protocol lets asyncio set TCP_NODELAY on each connection: without
+    # it a small answer's body waits for the client's delayed acknowledgement (40 ms).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))

@@ -124,7 +124,9 @@ function fail(error) {
 
 // -- drawing ------------------------------------------------------------------------
 
-async function draw() {
+// Redraws the board, and unless only the move being built or the hint changed
+// (`board: true`: the same position), the panel and the move list too.
+async function draw({ board = false } = {}) {
   const shown = { state: game.state };
   if (game.ply !== null) shown.ply = game.ply;
   const picture = { ...shown, marks: game.marks, names: [1, 2, 3, 4].map(nameOf) };
@@ -132,24 +134,28 @@ async function draw() {
   if (hints.length) {
     picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
   }
-  const [svg, summary] = await batch([
-    ["svg", picture],
-    ["summary", shown],
-  ]);
-  view = summary;
+  const calls = [["svg", picture]];
+  if (!board || !view) calls.push(["summary", shown]);
+  const [svg, summary] = await batch(calls);
   svgText = svg.svg;
   showBoard(svg.svg);
-  showPanel(summary, { nameOf, seatOf });
-  showMoves(summary, { nameOf });
-  showButtons();
-  if (!partial && !hints.length) say(statusLine(summary));
-  save();
-  scheduleBot();
+  if (summary) {
+    view = summary;
+    showPanel(summary, { nameOf, seatOf });
+    showMoves(summary, { nameOf });
+    showButtons();
+    if (!partial && !hints.length) say(statusLine(summary));
+    save();
+    scheduleBot();
+  }
 }
 
+// The engine's picture, as it is (it comes from our own server, every text in
+// it escaped), with the keyboard's cursor over the square it is on.
 function showBoard(text) {
-  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
-  const svg = document.importNode(doc.documentElement, true);
+  const board = $("board");
+  board.innerHTML = text;
+  const svg = board.firstElementChild;
   svg.setAttribute("aria-hidden", "true");
   svg.removeAttribute("width");
   svg.removeAttribute("height");
@@ -164,7 +170,6 @@ function showBoard(text) {
     mark.setAttribute(key, value);
   }
   svg.querySelector("g.squares")?.append(mark);
-  $("board").replaceChildren(svg);
   placeCursor();
 }
 
@@ -233,7 +238,8 @@ async function clickSquare(name) {
   }
   if (partial && partial === name) {
     partial = ""; // a second click on the chosen cap lets it go
-    await draw();
+    await draw({ board: true });
+    say(statusLine(view));
     return;
   }
   const click = { state: game.state, row: 8 - Number(name[1]), col: FILES.indexOf(name[0]) };
@@ -252,7 +258,7 @@ async function clickSquare(name) {
     await play(partial);
     return;
   }
-  await draw();
+  await draw({ board: true });
   say(result.message);
 }
 
@@ -269,7 +275,7 @@ async function typed(text) {
     return;
   }
   partial = move;
-  await draw();
+  await draw({ board: true });
 }
 
 async function undo() {
@@ -317,7 +323,7 @@ async function hint() {
       return item;
     }),
   );
-  await draw();
+  await draw({ board: true });
   say(t("status.hint", { move: answer.best }));
 }
 
@@ -604,7 +610,7 @@ function wire() {
   });
   on("marks", "change", (event) => {
     game.marks = event.target.checked;
-    user(draw)();
+    user(() => draw({ board: true }))();
   });
   on("new-button", "click", () => {
     $("new-players").value = String(view?.numplayers ?? 2);
