@@ -16,7 +16,7 @@ from stawvs_ap.core.squares import SQUARE_NAMES
 from stawvs_ap.tools.svg import board_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
-ADDED_GROUPS = ('<g class="squares">', '<g class="highlights">', '<g class="hint"')
+ADDED_GROUPS = ('<g class="squares">', '<g class="highlights">', '<g class="hint')
 
 
 def played(players: int, seed: int, plies: int, variants: list[str] | None = None) -> StawvsGame:
@@ -112,4 +112,16 @@ def test_a_hint_is_an_arrow_with_its_label_or_a_ring_for_a_placement() -> None:
     hints = [g for g in root.iter(f"{SVG}g") if g.get("class") == "hint"]
     assert [g.get("data-move") for g in hints] == [move, "b2"]  # a pass has nothing to draw
     assert [len(list(g.iter(f"{SVG}line"))) for g in hints] == [1, 0]
-    assert [t.text for g in hints for t in g.iter(f"{SVG}text")] == ["0.61", "0.4"]
+    labels = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "hint-labels")
+    assert [t.text for t in labels.iter(f"{SVG}text")] == ["0.61", "0.4"]
+    assert list(root).index(labels) > max(list(root).index(g) for g in hints)  # over the arrows
+
+
+def test_labels_of_candidates_ending_on_one_square_stand_one_under_another() -> None:
+    game = played(2, 3, 12)
+    first = game.legal_moves[0]
+    alike = [m for m in game.legal_moves if (m.source, m.dest) == (first.source, first.dest)]
+    root = ET.fromstring(board_svg(game, hints=[(m, str(i)) for i, m in enumerate(alike[:3])]))
+    labels = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "hint-labels")
+    heights = [float(t.get("y") or 0) for t in labels.iter(f"{SVG}text")]
+    assert len(heights) == len(set(heights)) == min(3, len(alike))

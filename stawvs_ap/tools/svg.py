@@ -132,10 +132,12 @@ def _triangle(
             )
     if mark and not PYRAMIDS[pyramid].is_ghost:
         font = width * 0.34
+        # Above the pips on the board; low in a collection, where the next
+        # pyramid of the stack covers the upper half.
         out.append(
             _text(
                 cx,
-                base_y - height * 0.42,
+                base_y - height * (0.42 if pips else 0.08),
                 PYRAMIDS[pyramid].code[0],
                 font_size=font,
                 text_anchor="middle",
@@ -396,14 +398,13 @@ def _square(value: int | str) -> int:
     raise StawvsError(ErrorCode.BAD_ARGUMENT, f"not a square: {str(value)[:20]!r}")
 
 
-def _hint(canvas: _Canvas, move: Move, label: str) -> list[str]:
+def _hint(canvas: _Canvas, move: Move) -> list[str]:
     """A candidate move: an arrow FROM→TO and a dot on its target, or a ring
-    around a placement, with ``label`` (such as its value) by its end."""
+    around a placement."""
     if move.source is None:
         return []
     sq_size = canvas.square
     out = [f'<g class="hint" data-move="{move}">']
-    end = move.source
     if move.dest is None:
         cx, cy = canvas.centre(move.source)
         out.append(
@@ -413,16 +414,29 @@ def _hint(canvas: _Canvas, move: Move, label: str) -> list[str]:
         )
     else:
         out.extend(_arrow(canvas, move.source, move.dest))
-        end = move.dest
         if move.target is not None:
             tx, ty = canvas.centre(move.target)
             out.append(
                 f'<circle class="hint-target" cx="{_num(tx)}" cy="{_num(ty)}" '
                 f'r="{_num(sq_size * 0.12)}" fill="{_HINT_COLOUR}" fill-opacity="0.8"/>'
             )
-    if label:
+    out.append("</g>")
+    return out
+
+
+def _hint_labels(canvas: _Canvas, hints: Sequence[tuple[Move, str]]) -> list[str]:
+    """Each candidate's label in the corner of the square its move ends on, one
+    line per candidate ending there, drawn over every arrow."""
+    font = canvas.square * 0.26
+    out = ['<g class="hint-labels" font-family="sans-serif">']
+    ends: list[int] = []
+    for move, label in hints:
+        end = move.dest if move.dest is not None else move.source
+        if end is None or not label:
+            continue
         x, y = canvas.corner(end)
-        font = sq_size * 0.26
+        y += ends.count(end) * font * 1.3
+        ends.append(end)
         out.append(
             f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" '
             f'width="{_num(font * 0.62 * len(label) + 4)}" height="{_num(font * 1.2)}" '
@@ -570,9 +584,15 @@ def board_svg(
         body.extend(_marked(canvas, highlights))
     for source, dest in arrows:
         body.extend(_arrow(canvas, _square(source), _square(dest)))
+    drawn = []
     for hint, label in hints:
-        drawn = _as_move(hint)
-        body.extend(_hint(canvas, drawn, str(label)[:12]) if drawn is not None else [])
+        move = _as_move(hint)
+        if move is not None and move.source is not None:  # a pass has nothing to draw
+            drawn.append((move, str(label)[:12]))
+    for move, _ in drawn:
+        body.extend(_hint(canvas, move))
+    if drawn:
+        body.extend(_hint_labels(canvas, drawn))
     if squares:
         body.extend(_click_squares(canvas))
     start = canvas.board_bottom + canvas.square * 0.6

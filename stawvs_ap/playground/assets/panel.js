@@ -94,7 +94,14 @@ export function showMoves(summary, { nameOf }) {
       return item;
     }),
   );
-  list.querySelector('[aria-current="step"]')?.scrollIntoView({ block: "nearest" });
+  // Keep the move shown in sight, scrolling the list only (never the page).
+  const current = list.querySelector('[aria-current="step"]');
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
 }
 
 // The keyboard shortcuts, as the help dialog lists them.
