@@ -231,8 +231,12 @@ def test_a_partial_move_is_previewed_with_where_it_can_go(page: Page) -> None:
     game = StawvsGame(state)
     move = game.legal_moves[0]
     page.evaluate("text => window.stawvs.load(text)", state)
+    idle(page)
+    panel = page.inner_html(".side")
     page.click(f'[data-square="{move.source}"]')
     idle(page)
+    # Only the board was redrawn (the same position): the panel is as a full redraw left it.
+    assert page.inner_html(".side") == panel
     destinations = {m.dest for m in game.legal_moves if m.source == move.source}
     shown = page.locator("#board circle.destination")
     assert {shown.nth(i).get_attribute("data-at") for i in range(shown.count())} == {
@@ -245,6 +249,11 @@ def test_a_partial_move_is_previewed_with_where_it_can_go(page: Page) -> None:
     }
     assert page.locator("#board circle.target").count() == len(targets)
     assert page.evaluate("window.stawvs.partial()") == f"{move.source}-{move.dest}"
+    page.locator("#players").focus()
+    page.keyboard.press("Escape")  # drops the move: a full redraw
+    idle(page)
+    assert page.evaluate("window.stawvs.partial()") == ""
+    assert page.inner_html(".side") == panel
 
 
 def test_two_tabs_never_meet_and_a_reload_restores_the_game(
