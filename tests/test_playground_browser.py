@@ -145,6 +145,15 @@ def test_a_whole_game_by_clicks_against_bots_ends_as_the_python_api_game(
     assert without_timestamps(state) == without_timestamps(replayed.serialize())
     moves = page.locator("#moves button").all_inner_texts()
     assert moves == [entry["move"] for entry in view["history"]]
+    page.click("#load-button")
+    saved = {}
+    for button in ("save-state", "save-record", "save-svg"):
+        with page.expect_download() as download:
+            page.click(f"#{button}")
+        saved[button] = Path(download.value.path()).read_text(encoding="utf-8")
+    assert saved["save-state"] == state + "\n"
+    assert from_record(json.loads(saved["save-record"])).position == replayed.position
+    assert saved["save-svg"].startswith("<svg") and saved["save-svg"].count("data-square=") == 64
     page.screenshot(path=str(tmp_path / "game-over.png"), full_page=True)
     assert (tmp_path / "game-over.png").stat().st_size > 10_000
 

@@ -52,7 +52,7 @@ def test_every_message_the_page_uses_is_in_the_table_and_every_entry_is_used() -
     prefixes = "|".join(sorted({key.split(".")[0] for key in TABLE}))
     pattern = re.compile(rf'"((?:{prefixes})\.[a-z_]+)"')
     used = set(pattern.findall(PAGE)) | {m for js in SCRIPTS.values() for m in pattern.findall(js)}
-    seats = re.search(r"const SEATS = \[(.*?)\];", SCRIPTS["playground.js"])
+    seats = re.search(r"const SEATS = \[(.*?)\];", SCRIPTS["controls.js"])
     assert seats is not None
     used |= {f"seat.{name}" for name in re.findall(r'"(\w+)"', seats.group(1))}
     assert used == set(TABLE)

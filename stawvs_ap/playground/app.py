@@ -29,6 +29,7 @@ __all__ = ["ASSETS", "LANGUAGES", "create_app", "messages"]
 #: Every file the page is made of, by its name under ``/assets/``, with its type.
 ASSETS: Final[dict[str, str]] = {
     "playground.js": "text/javascript; charset=utf-8",
+    "controls.js": "text/javascript; charset=utf-8",
     "panel.js": "text/javascript; charset=utf-8",
     "service.js": "text/javascript; charset=utf-8",
     "words.js": "text/javascript; charset=utf-8",

@@ -11,31 +11,14 @@
 // For checks from outside: window.stawvs.state() is the serialized state as
 // text, window.stawvs.load(text) loads a state or a record given as text.
 
+import { buildNewForm, download, FILES, KEYS, placeCursor, showSeats, wire } from "./controls.js";
 import { showKeys, showMoves, showPanel } from "./panel.js";
 import { batch, rpc, SERVER_BUSY, ServiceError } from "./service.js";
 import { loadWords, localise, t } from "./words.js";
 
 const STORE = "stawvs-playground";
-const SEATS = ["human", "random", "greedy", "uct", "mcts"];
-const FILES = "abcdefgh";
 const BOT_DELAY_MS = 30;
 const BOT_RETRY_MS = 400;
-const KEYS = [
-  ["←  →", "keys.plies"],
-  ["Home  End", "keys.ends"],
-  ["p", "keys.pass"],
-  ["z", "keys.undo"],
-  ["y", "keys.redo"],
-  ["r", "keys.random"],
-  ["h", "keys.hint"],
-  ["m", "keys.move"],
-  ["b", "keys.board"],
-  ["Esc", "keys.escape"],
-  ["n", "keys.new"],
-  ["l", "keys.load"],
-  ["?", "keys.help"],
-];
-
 const $ = (id) => document.getElementById(id);
 
 // -- what the page holds ----------------------------------------------------------
@@ -54,7 +37,6 @@ let partial = ""; // the move being built by clicks
 let hints = []; // the candidates of the last hint
 let view = null; // the last summary
 let svgText = "";
-let cursor = "d4";
 
 function save() {
   try {
@@ -171,13 +153,6 @@ function showBoard(text) {
   }
   svg.querySelector("g.squares")?.append(mark);
   placeCursor();
-}
-
-function placeCursor() {
-  const square = document.querySelector(`#board [data-square="${cursor}"]`);
-  const mark = document.querySelector("#board .cursor");
-  if (!square || !mark) return;
-  for (const key of ["x", "y", "width", "height"]) mark.setAttribute(key, square.getAttribute(key));
 }
 
 function statusLine(summary) {
@@ -413,18 +388,7 @@ async function load(text) {
   game.ply = ply;
   game.seats = game.seats.map(() => "human"); // a loaded game is for people to go through
   await draw();
-  showSeats();
-}
-
-function download(name, type, text) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  showSeats(view?.numplayers ?? 2, seatOf);
 }
 
 async function saveRecord() {
@@ -436,36 +400,6 @@ async function saveRecord() {
   download("stawvs-record.json", "application/json", `${JSON.stringify(record, null, 2)}\n`);
 }
 
-// -- new games and seats -----------------------------------------------------------
-
-function variantChoice(variant, type) {
-  const input = Object.assign(document.createElement("input"), {
-    type,
-    name: type === "radio" ? "setup" : "option",
-    value: variant.uid,
-    id: `variant-${variant.uid.replace(/[^a-z0-9-]/gi, "")}`,
-  });
-  const label = Object.assign(document.createElement("label"), {
-    htmlFor: input.id,
-    textContent: ` ${variant.name}`,
-  });
-  const description = Object.assign(document.createElement("span"), {
-    className: "description",
-    textContent: variant.description,
-  });
-  const line = document.createElement("div");
-  line.append(input, label, description);
-  return line;
-}
-
-function buildNewForm(gameinfo) {
-  for (const variant of gameinfo.variants) {
-    const setup = variant.group === "setup";
-    $(setup ? "new-setup" : "new-options").append(variantChoice(variant, setup ? "radio" : "checkbox"));
-  }
-  $("new-setup").querySelector("input").checked = true;
-}
-
 async function startNew(players, variants, seed) {
   const params = { players, variants };
   if (seed !== "") params.seed = /^-?\d{1,15}$/.test(seed) ? Number(seed) : seed;
@@ -473,27 +407,7 @@ async function startNew(players, variants, seed) {
   setState(state);
   game.names = null;
   await draw();
-  showSeats();
-}
-
-function showSeats() {
-  const count = view?.numplayers ?? 2;
-  const rows = [];
-  for (let player = 1; player <= 4; player += 1) {
-    const label = Object.assign(document.createElement("label"), {
-      htmlFor: `seat-${player}`,
-      textContent: t("seats.player", { n: player }),
-    });
-    const select = Object.assign(document.createElement("select"), { id: `seat-${player}` });
-    select.dataset.player = String(player);
-    for (const seat of SEATS) {
-      select.append(Object.assign(document.createElement("option"), { value: seat, textContent: t(`seat.${seat}`) }));
-    }
-    select.value = seatOf(player);
-    label.hidden = select.hidden = player > count;
-    rows.push(label, select);
-  }
-  $("seats").replaceChildren(...rows);
+  showSeats(view?.numplayers ?? 2, seatOf);
 }
 
 function seatsChanged() {
@@ -506,154 +420,38 @@ function seatsChanged() {
   scheduleBot();
 }
 
-// -- keys and wiring ------------------------------------------------------------
-
-function boardKeys(event) {
-  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-  if (event.key in steps) {
-    const [df, dr] = steps[event.key];
-    const file = Math.max(0, Math.min(7, FILES.indexOf(cursor[0]) + df));
-    const rank = Math.max(1, Math.min(8, Number(cursor[1]) + dr));
-    cursor = `${FILES[file]}${rank}`;
-    placeCursor();
-    $("board-help").textContent = t("board.cursor", { square: cursor });
-    return true;
-  }
-  if (event.key === "Enter" || event.key === " ") {
-    user(() => clickSquare(cursor))();
-    return true;
-  }
-  return false;
-}
-
-function pageKeys(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const target = event.target;
-  if (target.closest("input, textarea, select, dialog")) {
-    if (event.key === "Escape" && target.id === "move-input") target.blur();
-    return;
-  }
-  if (target.id === "board" && boardKeys(event)) {
-    event.preventDefault();
-    return;
-  }
-  const click = (id) => () => $(id).click();
-  const actions = {
-    ArrowLeft: user(() => show((view?.ply ?? 0) - 1)),
-    ArrowRight: user(() => show((view?.ply ?? 0) + 1)),
-    Home: user(() => show(0)),
-    End: user(() => show(Infinity)),
-    p: click("pass-button"),
-    z: click("undo-button"),
-    y: click("redo-button"),
-    r: click("random-button"),
-    h: click("hint-button"),
-    m: () => $("move-input").focus(),
-    b: () => $("board").focus(),
-    n: click("new-button"),
-    l: click("load-button"),
-    "?": () => $("help-dialog").showModal(),
-    Escape: user(() => {
-      partial = "";
-      hints = [];
-      $("hint-list").replaceChildren();
-      return draw();
-    }),
-  };
-  const action = actions[event.key];
-  if (action) {
-    event.preventDefault();
-    action();
-  }
-}
-
-function wire() {
-  const on = (id, type, handler) => $(id).addEventListener(type, handler);
-  on("board", "click", (event) => {
-    const square = event.target.closest("[data-square]");
-    if (!square) return;
-    cursor = square.dataset.square;
-    placeCursor();
-    const name = cursor;
-    user(() => clickSquare(name))();
-  });
-  on("move-form", "submit", (event) => {
-    event.preventDefault();
-    const text = $("move-input").value;
-    user(() => typed(text))();
-  });
-  on("pass-button", "click", user(() => play("pass")));
-  on("undo-button", "click", user(undo));
-  on("redo-button", "click", user(redo));
-  on("random-button", "click", user(randomMove));
-  on("hint-button", "click", user(hint));
-  on("ply-slider", "input", (event) => user(() => show(Number(event.target.value)))());
-  for (const id of ["moves", "start-button"]) {
-    on(id, "click", (event) => {
-      const button = event.target.closest("[data-ply]");
-      if (button) user(() => show(Number(button.dataset.ply)))();
-    });
-  }
-  on("seats", "change", (event) => {
-    game.seats[Number(event.target.dataset.player) - 1] = event.target.value;
-    seatsChanged();
-  });
-  on("think", "change", (event) => {
-    const seconds = Number(event.target.value);
-    game.think = Number.isFinite(seconds) ? Math.max(0.1, Math.min(5, seconds)) : 1;
-    event.target.value = String(game.think);
-    save();
-  });
-  on("pause-bots", "change", (event) => {
-    game.paused = event.target.checked;
-    seatsChanged();
-  });
-  on("marks", "change", (event) => {
-    game.marks = event.target.checked;
-    user(() => draw({ board: true }))();
-  });
-  on("new-button", "click", () => {
-    $("new-players").value = String(view?.numplayers ?? 2);
-    $("new-dialog").showModal();
-  });
-  on("new-form", "submit", (event) => {
-    if (event.submitter?.value !== "start") return;
-    const form = event.target;
-    const setup = form.querySelector('input[name="setup"]:checked')?.value;
-    const variants = [...form.querySelectorAll('input[name="option"]:checked')].map((i) => i.value);
-    if (setup && !setup.startsWith("#")) variants.unshift(setup);
-    const players = Number(form.players.value);
-    const seed = form.seed.value.trim();
-    user(() => startNew(players, variants, seed))();
-  });
-  on("load-button", "click", () => {
-    $("load-message").textContent = "";
-    $("load-dialog").showModal();
-  });
-  const loadFrom = (text) =>
-    act(() => load(text)).then(
-      () => $("load-dialog").close(),
-      (error) => {
-        $("load-message").textContent = error.message;
-      },
-    );
-  on("load-go", "click", () => loadFrom($("load-text").value));
-  on("load-file", "change", async (event) => {
-    const file = event.target.files?.[0];
-    if (file) loadFrom(await file.text());
-  });
-  on("save-state", "click", () => download("stawvs-state.json", "application/json", `${game.state}\n`));
-  on("save-record", "click", user(saveRecord));
-  on("save-svg", "click", () => download("stawvs.svg", "image/svg+xml", svgText));
-  document.addEventListener("keydown", pageKeys);
-}
-
 async function start() {
   const lang = new URLSearchParams(location.search).get("lang") || navigator.language || "en";
   await loadWords(lang);
   localise();
   showKeys(KEYS);
-  wire();
+  wire({
+    game,
+    view: () => view,
+    svg: () => svgText,
+    act,
+    user,
+    clickSquare,
+    typed,
+    play,
+    undo,
+    redo,
+    randomMove,
+    hint,
+    show,
+    draw,
+    load,
+    startNew,
+    saveRecord,
+    seatsChanged,
+    save,
+    escape: () => {
+      partial = "";
+      hints = [];
+      $("hint-list").replaceChildren();
+      return draw();
+    },
+  });
   buildNewForm((await rpc("info")).gameinfo);
   restore();
   $("think").value = String(game.think);
@@ -668,7 +466,7 @@ async function start() {
     setState((await rpc("new", { players: 2 })).state);
     await draw();
   }
-  showSeats();
+  showSeats(view?.numplayers ?? 2, seatOf);
 }
 
 const ready = act(start);
@@ -684,7 +482,7 @@ window.stawvs = {
   setSeats: (seats, think) => {
     game.seats = [...seats, ...game.seats.slice(seats.length)].slice(0, 4);
     if (think !== undefined) game.think = think;
-    showSeats();
+    showSeats(view?.numplayers ?? 2, seatOf);
     seatsChanged();
   },
   // Resolves once no action runs and no bot is about to move.
