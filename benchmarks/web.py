@@ -42,8 +42,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from service import Row, states_after  # noqa: E402
+from browser_support import CHROMIUM, FLAGS  # noqa: E402  (the browser tests' own)
+from service import Row, print_table, states_after  # noqa: E402
 
 from stawvs_ap import StawvsGame  # noqa: E402
 
@@ -52,17 +54,6 @@ TARGET_P99_MS = 10.0
 TARGET_RATE = 300.0
 TARGET_CLICK_P95_MS = 50.0
 TARGET_READY_S = 1.0
-CHROMIUM = Path(os.environ.get("STAWVS_CHROMIUM", "/usr/bin/chromium"))
-FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def start_server() -> tuple[subprocess.Popen[str], int]:
@@ -123,13 +114,8 @@ def http_rows(port: int, count: int) -> tuple[list[Row], int]:
     move = StawvsGame(deep).moves()[0]
     table = []
     for method in ("validate", "move"):
-        table.append(
-            Row(
-                f"{method} (61-ply state)",
-                measure(port, [body(method, {"state": deep, "move": move})], count),
-                True,
-            )
-        )
+        latencies = measure(port, [body(method, {"state": deep, "move": move})], count)
+        table.append(Row(f"{method} (61-ply state)", latencies, True, TARGET_P99_MS, TARGET_RATE))
     for method in ("validate", "move"):
         bodies = [body(method, {"state": s, "move": StawvsGame(s).moves()[0]}) for s, _ in many]
         table.append(Row(f"{method} (61-ply, each new)", measure(port, bodies, count), False))
@@ -208,28 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         f"python {platform.python_version()}, {os.cpu_count()} cores; one server process, "
         f"one request in flight, keep-alive, loopback; 61-ply state: seed {seed}"
     )
-    head = ("request", "requests", "requests/s", "p50 ms", "p99 ms", "target", "met")
-    lines = [head]
-    met = True
-    for row in table:
-        ok = row.percentile(0.99) <= TARGET_P99_MS and row.rate >= TARGET_RATE
-        met &= ok or not row.held_to_target
-        lines.append(
-            (
-                row.label,
-                f"{len(row.latencies_ms):,}",
-                f"{row.rate:,.0f}",
-                f"{row.percentile(0.5):.2f}",
-                f"{row.percentile(0.99):.2f}",
-                f"p99 ≤ {TARGET_P99_MS:g}, ≥ {TARGET_RATE:g}/s" if row.held_to_target else "",
-                ("yes" if ok else "NO") if row.held_to_target else "-",
-            )
-        )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
-    for n, line in enumerate(lines):
-        print("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) + " |")
-        if n == 0:
-            print("| " + " | ".join("-" * w for w in widths) + " |")
+    print_table(table)
+    met = all(row.met != "NO" for row in table)
     if isinstance(page, str):
         print(f"page: not measured ({page})")
     elif page is not None:

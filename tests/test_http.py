@@ -420,19 +420,25 @@ def test_the_commands_serve_on_loopback_until_interrupted(args: list[str], path:
     assert errors.strip().splitlines() == ["stawvs-ap: interrupted"]
 
 
+def _run(*args: str, given: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` to its end: its status and what it printed."""
+    return subprocess.run(
+        [sys.executable, *args],
+        input=given,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 def test_a_port_in_use_is_one_line_and_status_2() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         number = taken.getsockname()[1]
-        done = subprocess.run(
-            [sys.executable, "-m", "stawvs_ap", "serve", "--http", f"127.0.0.1:{number}"],
-            env=ENV,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
+        done = _run("-m", "stawvs_ap", "serve", "--http", f"127.0.0.1:{number}")
     assert done.returncode == 2
     assert done.stderr.startswith(f"stawvs-ap: error: cannot listen on 127.0.0.1:{number}")
     assert len(done.stderr.splitlines()) == 1
@@ -456,14 +462,7 @@ sys.exit(main(sys.argv[1:]))
 
 @pytest.mark.parametrize("args", [["serve", "--http", "127.0.0.1:0"], ["playground"]])
 def test_without_the_web_extra_the_web_commands_say_what_to_install(args: list[str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", WITHOUT_WEB, *args],
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
+    done = _run("-c", WITHOUT_WEB, *args)
     assert done.returncode == 2
     assert done.stderr == (
         'stawvs-ap: error: this command needs Starlette and uvicorn: pip install "stawvs-ap[web]"\n'
@@ -480,14 +479,6 @@ def test_without_the_web_extra_everything_else_works() -> None:
             "params": {"state": state, "bot": "greedy"},
         }
     )
-    done = subprocess.run(
-        [sys.executable, "-c", WITHOUT_WEB, "serve"],
-        input=line + "\n",
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _run("-c", WITHOUT_WEB, "serve", given=line + "\n")
     assert done.returncode == 0, done.stderr
     assert "result" in json.loads(done.stdout)
