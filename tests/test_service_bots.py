@@ -11,6 +11,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from hostile import scaled
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from service_support import Clock, finished_state, stamps, start_server, state_after
 
 from stawvs_ap import StawvsError, StawvsGame
@@ -303,3 +306,51 @@ def test_undo_takes_back_moves_as_the_game_does() -> None:
     assert refusal("undo", state=state, plies=16) == (APP_ERROR, "NO_UNDO")
     assert refusal("undo", state=state, plies=0) == (APP_ERROR, "NO_UNDO")
     assert refusal("undo", state=StawvsGame(2, seed=1).serialize()) == (APP_ERROR, "NO_UNDO")
+
+
+# -- hostile search parameters ---------------------------------------------------------
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=30),
+    st.lists(st.integers(), max_size=3),
+)
+_SPECS = st.one_of(
+    st.sampled_from(["random", "greedy", "", "mcts:", "greedy:seed=3", "uct:iterations=1.5"]),
+    st.integers(1, 40).map(lambda n: f"uct:iterations={n}"),
+    st.integers(-5, 10**9).map(lambda n: f"mcts:iterations={n}"),
+    st.floats(-10, 1e9, allow_nan=False).map(lambda x: f"mcts:seconds={x}"),
+    st.text(max_size=40),
+)
+
+
+@settings(max_examples=scaled(120), deadline=None)
+@given(
+    method=st.sampled_from(["bot_move", "hint"]),
+    bot=_SPECS,
+    extra=st.dictionaries(
+        st.sampled_from(["seconds", "iterations", "top", "seed", "stray"]), _VALUES, max_size=3
+    ),
+)
+def test_any_search_parameters_are_searched_within_bounds_or_refused_by_name(
+    method: str, bot: str, extra: dict[str, object]
+) -> None:
+    params: dict[str, object] = {"state": SEARCH_STATE, "bot": bot, **extra}
+    if isinstance(params.get("seconds"), int | float) and not isinstance(params["seconds"], bool):
+        params["seconds"] = min(float(params["seconds"]), 0.05)  # keep accepted searches short
+    started = time.perf_counter()
+    try:
+        result = call(method, params)
+    except RpcError as refused:
+        assert refused.code in (INVALID_PARAMS, APP_ERROR, SERVER_BUSY), refused.message
+        if refused.code == APP_ERROR:
+            assert (refused.data or {}).get("code") in {"BAD_ARGUMENT", "BAD_VARIANT"}
+    else:
+        assert ("move" in result) if method == "bot_move" else result["candidates"]
+    assert time.perf_counter() - started < MAX_SEARCH_SECONDS + 2
+
+
+SEARCH_STATE = state_after(9, seed=5)
