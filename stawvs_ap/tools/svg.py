@@ -67,10 +67,11 @@ def _num(value: float) -> str:
 
 
 def _text(x: float, y: float, content: str, **attrs: str | float) -> str:
-    # A trailing underscore lets a keyword name an attribute such as class.
+    # A trailing underscore lets a keyword name an attribute such as class;
+    # numbers need no quoting (a page redraws the board on every click).
     extra = "".join(
         f" {key.rstrip('_').replace('_', '-')}="
-        f"{quoteattr(_num(v) if isinstance(v, float) else str(v))}"
+        + (f'"{_num(v)}"' if isinstance(v, float) else quoteattr(str(v)))
         for key, v in attrs.items()
     )
     return f'<text x="{_num(x)}" y="{_num(y)}"{extra}>{escape(content)}</text>'

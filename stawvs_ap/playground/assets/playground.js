@@ -422,7 +422,14 @@ function seatsChanged() {
 
 async function start() {
   const lang = new URLSearchParams(location.search).get("lang") || navigator.language || "en";
-  await loadWords(lang);
+  // The words, the variants and (in a new tab) a game to start with, at once.
+  const [, [info, fresh]] = await Promise.all([
+    loadWords(lang),
+    batch([
+      ["info", {}],
+      ["new", { players: 2 }],
+    ]),
+  ]);
   localise();
   showKeys(KEYS);
   wire({
@@ -452,18 +459,18 @@ async function start() {
       return draw();
     },
   });
-  buildNewForm((await rpc("info")).gameinfo);
   restore();
+  buildNewForm(info.gameinfo);
   $("think").value = String(game.think);
   $("pause-bots").checked = game.paused;
   $("marks").checked = game.marks;
-  if (game.state === null) setState((await rpc("new", { players: 2 })).state);
+  if (game.state === null) setState(fresh.state);
   try {
     await draw();
   } catch (error) {
     // A kept game that no longer loads: start afresh.
     fail(error);
-    setState((await rpc("new", { players: 2 })).state);
+    setState(fresh.state);
     await draw();
   }
   showSeats(view?.numplayers ?? 2, seatOf);
