@@ -104,7 +104,11 @@ async def _send(send: Send, status: int, headers: dict[str, str], body: bytes = 
 
 
 class _TooLarge(Exception):
-    pass
+    """The body grew past the limit."""
+
+
+class _Gone(Exception):
+    """The client went away before its body was read."""
 
 
 class RpcEndpoint:
@@ -124,6 +128,8 @@ class RpcEndpoint:
         except _TooLarge:
             await _send(send, *self._too_large())
             return
+        except _Gone:
+            return  # nobody is left to answer
         reply = await anyio.to_thread.run_sync(_answer, body, limiter=self._limiter)
         if reply is None:
             await _send(send, 204, {})
@@ -156,7 +162,7 @@ class RpcEndpoint:
         while True:
             message: Message = await receive()
             if message["type"] == "http.disconnect":
-                raise _TooLarge  # nothing will read an answer; treated as refused
+                raise _Gone
             body += message.get("body", b"")
             if len(body) > self.max_body_bytes:
                 raise _TooLarge
