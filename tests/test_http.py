@@ -42,7 +42,7 @@ from stawvs_ap.service.http import (
     create_app,
     loopback_hosts,
 )
-from stawvs_ap.tools.service import METHODS, Method, answer_line
+from stawvs_ap.service.methods import METHODS, Method, answer_line
 
 
 @pytest.fixture(scope="module")

@@ -29,8 +29,8 @@ from stawvs_ap.service.bots import (
     SearchSlots,
     search_budget,
 )
+from stawvs_ap.service.jsonrpc import INVALID_PARAMS, RpcError
 from stawvs_ap.service.views import next_squares
-from stawvs_ap.tools.jsonrpc import INVALID_PARAMS, RpcError
 from stawvs_ap.tools.svg import board_svg
 
 

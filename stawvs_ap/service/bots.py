@@ -18,8 +18,8 @@ from typing import Final
 
 from ..bots.arena import BotSpec
 from ..errors import ErrorCode, StawvsError
-from ..tools.jsonrpc import INVALID_REQUEST, RpcError
-from ..tools.service import INT, SEED, STATE, TEXT, Kind, Params, Result, _game, _method, _played
+from .jsonrpc import INVALID_REQUEST, RpcError
+from .methods import INT, SEED, STATE, TEXT, Kind, Params, Result, _game, _method, _played
 
 __all__ = [
     "MAX_SEARCH_ITERATIONS",

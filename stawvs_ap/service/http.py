@@ -52,9 +52,9 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..tools.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR
-from ..tools.service import answer_line
 from .bots import SEARCHES
+from .jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR
+from .methods import answer_line
 
 if TYPE_CHECKING:
     import uvicorn

@@ -18,8 +18,8 @@ from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
-from ..tools.service import INT, STATE, TEXT, TEXTS, Kind, Params, Result, _game, _method, _played
 from ..tools.svg import board_svg
+from .methods import INT, STATE, TEXT, TEXTS, Kind, Params, Result, _game, _method, _played
 
 __all__ = ["MAX_HINTS", "next_squares", "stack_points"]
 

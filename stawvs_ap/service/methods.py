@@ -2,7 +2,7 @@
 
 ``stawvs-ap serve`` (also ``python -m stawvs_ap serve``) reads one JSON text per
 line, a request or a batch, and writes one response line per line that calls
-for an answer, flushed at once (the framing is :mod:`stawvs_ap.tools.jsonrpc`'s).
+for an answer, flushed at once (the framing is :mod:`stawvs_ap.service.jsonrpc`'s).
 Logs go to standard error only.
 
 Every method is stateless: the caller sends the game as ``state`` (the text
