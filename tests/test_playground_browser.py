@@ -185,6 +185,18 @@ def test_a_loaded_record_replays_to_its_end(page: Page) -> None:
     assert idle(page)["ply"] == plies
 
 
+def test_a_record_opened_from_a_file_loads_as_a_pasted_one(page: Page) -> None:
+    page.click("#load-button")
+    page.set_input_files("#load-file", str(GOLDEN))
+    view = idle(page)
+    assert (view["ply"], view["gameover"]) == (0, False)
+    assert (
+        page.evaluate("window.stawvs.state()")
+        == from_record(json.loads(GOLDEN.read_text(encoding="utf-8"))["record"]).serialize()
+    )
+    assert not page.locator("#load-dialog").is_visible()
+
+
 def test_load_takes_a_state_as_text_and_refuses_what_is_not_one(page: Page) -> None:
     state = state_after(15, seed=2)
     page.evaluate("text => window.stawvs.load(text)", state)
@@ -231,6 +243,9 @@ def test_the_keyboard_alone_plays_moves_undoes_and_redoes(page: Page) -> None:
     assert idle(page)["plies"] == 1
     page.keyboard.press("y")
     assert [h["move"] for h in idle(page)["history"]] == ["c3", "f5"]
+    page.keyboard.press("r")  # a random legal move
+    after = idle(page)["history"]
+    assert len(after) == 3 and after[2]["move"] not in ("c3", "f5")
     page.keyboard.press("?")
     assert page.locator("#help-dialog").is_visible()
 
