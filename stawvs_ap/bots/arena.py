@@ -11,19 +11,17 @@ however many processes play them.
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..state.entry import ENDINGS
-from . import BOTS
-from .base import Bot, now
+from .base import now
 from .runners import InProcess, LocalProcesses, Runner, Stopped
+from .spec import BotSpec
 
 __all__ = [
     "NORMAL_ENDING",
@@ -45,76 +43,6 @@ __all__ = [
     "summarise",
     "wilson",
 ]
-
-Option = int | float | bool
-
-
-def _option(text: str) -> Option:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
-    return value
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot and its options as written on the command line: ``NAME[:KEY=VALUE,...]``,
-    for example ``mcts:seconds=0.25`` or ``uct:iterations=500`` (the options are
-    the keyword arguments of the bot's class)."""
-
-    name: str
-    options: tuple[tuple[str, Option], ...] = ()
-
-    @classmethod
-    def parse(cls, text: str) -> BotSpec:
-        """The spec ``text`` denotes; ``BAD_ARGUMENT`` naming the problem otherwise."""
-        name, _, rest = text.strip().partition(":")
-        bots = BOTS
-        if name not in bots:
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT,
-                f"unknown bot {name!r} (known: {', '.join(sorted(bots))})",
-            )
-        allowed = [p for p in inspect.signature(bots[name]).parameters if p != "seed"]
-        options: list[tuple[str, Option]] = []
-        for item in filter(None, (part.strip() for part in rest.split(","))):
-            key, equals, value = item.partition("=")
-            key = key.strip().replace("-", "_")
-            if not equals or key not in allowed:
-                raise StawvsError(
-                    ErrorCode.BAD_ARGUMENT,
-                    f"bot {name!r} takes options KEY=VALUE with KEY one of "
-                    f"{', '.join(allowed)}, not {item!r}",
-                )
-            try:
-                options.append((key, _option(value.strip())))
-            except ValueError as exc:
-                raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot option {key}: {exc}") from None
-        spec = cls(name, tuple(options))
-        spec.make(0)  # refuses out-of-range budgets now rather than in a worker
-        return spec
-
-    def make(self, seed: int | str | None) -> Bot:
-        """A new bot of this spec, seeded."""
-        try:
-            return BOTS[self.name](seed=seed, **dict(self.options))  # type: ignore[arg-type]
-        except TypeError as exc:
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot {self}: {exc}") from None
-
-    def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
 
 #: How a game ended when its last move was played by the rules; an ending

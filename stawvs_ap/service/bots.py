@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
-from ..bots.arena import BotSpec
+from ..bots.spec import BotSpec
 from ..errors import ErrorCode, StawvsError
 from .jsonrpc import INVALID_REQUEST, RpcError
 from .methods import INT, SEED, STATE, TEXT, Kind, Params, Result, _game, _method, _played
@@ -37,8 +37,6 @@ MAX_SEARCH_SECONDS: Final = 5.0
 MAX_SEARCH_ITERATIONS: Final = 20_000
 #: The most candidates ``hint`` lists.
 MAX_TOP: Final = 20
-#: The longest bot spec read (``mcts:seconds=0.5,exploration=0.3`` is 33).
-MAX_SPEC_LENGTH: Final = 200
 #: ``error.code`` of a search refused because every search slot is taken
 #: (a JSON-RPC server error; ``error.data.limit`` is the number of slots).
 SERVER_BUSY: Final = -32000
@@ -105,14 +103,6 @@ class SearchSlots:
 SEARCHES: Final = SearchSlots()
 
 
-def _spec(text: str) -> BotSpec:
-    if len(text) > MAX_SPEC_LENGTH:
-        raise StawvsError(
-            ErrorCode.BAD_ARGUMENT, f"a bot spec is at most {MAX_SPEC_LENGTH} characters"
-        )
-    return BotSpec.parse(text)
-
-
 def search_budget(
     spec: BotSpec, seconds: float | None = None, iterations: int | None = None
 ) -> tuple[float, int | None]:
@@ -128,15 +118,9 @@ def search_budget(
     (0.5, None)
     """
     if seconds is None and iterations is None:
+        # The spec's own budget, its values already checked against their declarations.
         options = dict(spec.options)
-        given_seconds, given_iterations = options.get("seconds"), options.get("iterations")
-        if given_seconds is not None and not _is_seconds(given_seconds):
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, "seconds must be a positive number")
-        if given_iterations is not None and (
-            isinstance(given_iterations, bool) or not isinstance(given_iterations, int)
-        ):
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, "iterations must be a whole number")
-        seconds, iterations = given_seconds, given_iterations
+        seconds, iterations = options.get("seconds"), options.get("iterations")  # type: ignore[assignment]
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
     if seconds is not None and not 0 < seconds <= MAX_SEARCH_SECONDS:
@@ -157,7 +141,7 @@ _SEARCH: Final = {"seconds": SECONDS, "iterations": INT, "seed": SEED}
 
 @_method("bot_move", {"state": STATE, "bot": TEXT}, _SEARCH)
 def _bot_move(params: Params) -> Result:
-    spec = _spec(params["bot"])
+    spec = BotSpec.parse(params["bot"])
     seconds, iterations = search_budget(spec, params.get("seconds"), params.get("iterations"))
     game = _game(params)
     bot = spec.make(params.get("seed"))
@@ -169,7 +153,7 @@ def _bot_move(params: Params) -> Result:
 
 @_method("hint", {"state": STATE}, {"bot": TEXT, "top": INT, **_SEARCH})
 def _hint(params: Params) -> Result:
-    spec = _spec(params.get("bot", "mcts"))
+    spec = BotSpec.parse(params.get("bot", "mcts"))
     top = params.get("top", 5)
     if not 1 <= top <= MAX_TOP:
         raise StawvsError(ErrorCode.BAD_ARGUMENT, f"top must be 1 to {MAX_TOP}")

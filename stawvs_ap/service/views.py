@@ -19,7 +19,7 @@ from ..core.scoring import group_collection, score
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..tools.svg import board_svg
-from .methods import INT, STATE, TEXT, TEXTS, Kind, Params, Result, _game, _method, _played
+from .methods import INT, NAMES, STATE, TEXT, Kind, Params, Result, _game, _method, _played
 
 __all__ = ["MAX_HINTS", "next_squares", "stack_points"]
 
@@ -85,7 +85,7 @@ def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
         "move": TEXT,
         "hints": HINTS,
         "size": INT,
-        "names": TEXTS,
+        "names": NAMES,
         "marks": BOOL,
     },
 )

@@ -18,15 +18,19 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from ..bots import Bot
-from ..bots.arena import BotSpec, Match, format_table, match_report, play_match, summarise
+from ..bots.arena import Match, format_table, match_report, play_match, summarise
+from ..bots.base import TOP
 from ..bots.journal import Journal
+from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS, Option, excerpt
 from ..bots.runners import InProcess, LocalProcesses, Runner, cores
+from ..bots.spec import BotSpec, make_bot, options_help
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from .console import MAX_LINE, Console, shown
 from .safe_io import Transaction
 from .textboard import board_text
 
@@ -51,17 +55,19 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number") from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError(f"seconds must be positive, not {text}")
-    return value
+def _declared(option: Option[Any]) -> Callable[[str], Any]:
+    """An argparse type reading ``option`` as its declaration says (type and range)."""
+
+    def read(text: str) -> Any:
+        try:
+            return option.parse(text)
+        except StawvsError as exc:
+            raise argparse.ArgumentTypeError(exc.message.replace("option ", "--", 1)) from None
+
+    return read
 
 
 def _spec(text: str) -> BotSpec:
@@ -120,9 +126,13 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     game = _load(io, args.state)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
-    bot = args.bot.make(seed_of(args.seed))
-    seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
-    candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
+    # Without --seconds or --iterations the spec's own budget holds (else the bot's).
+    bot, budget = make_bot(
+        args.bot, seed=seed_of(args.seed), seconds=args.seconds, iterations=args.iterations
+    )
+    candidates = bot.analyse(
+        game, seconds=budget.seconds, iterations=budget.iterations, top=args.top
+    )
     if args.json:
         doc = {
             "player": game.currplayer,
@@ -285,7 +295,7 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
             spec = next(others)
             bots[seat] = spec.make(None if seed is None else f"{seed}:{seat}")
             names[seat - 1] = f"{spec.name} (bot)"
-    _Session(game, bots, names, args.seat, sys.stdin, sys.stdout).run()
+    _Session(game, bots, names, args.seat, Console()).run()
     return {}
 
 
@@ -293,21 +303,12 @@ class _Session:
     """A terminal game: the person at ``seat`` types, the bots answer."""
 
     def __init__(
-        self,
-        game: StawvsGame,
-        bots: dict[int, Bot],
-        names: list[str],
-        seat: int,
-        read: TextIO,
-        write: TextIO,
+        self, game: StawvsGame, bots: dict[int, Bot], names: list[str], seat: int, console: Console
     ) -> None:
         self.game, self.bots, self.names, self.seat = game, bots, names, seat
-        self.read, self.write = read, write
+        self.console = console
+        self.say = console.say
         self.turns: list[int] = []  # the plies at which the person moved
-
-    def say(self, text: str) -> None:
-        self.write.write(text + "\n")
-        self.write.flush()
 
     def run(self) -> None:
         game = self.game
@@ -329,15 +330,17 @@ class _Session:
     def ask(self) -> bool:
         """Read and carry out one line of the person's; False at the end of input or ``quit``."""
         game = self.game
-        self.write.write("Your move: ")
-        self.write.flush()
-        line = self.read.readline()
-        if not line:
+        self.console.write("Your move: ")
+        line = self.console.read_line()
+        if line is None:
             self.say("")
             return False
-        text = line.strip()
-        if not self.read.isatty():  # typed ahead or piped: show it as if typed
-            self.say(text)
+        text = line.text.strip()
+        if not self.console.interactive():  # typed ahead or piped: show it as if typed
+            self.say(shown(text))
+        if line.too_long:
+            self.say(f"That line is too long ({MAX_LINE} characters at most): it is ignored.")
+            return True
         command = text.lower()
         if command in ("quit", "exit"):
             return False
@@ -348,7 +351,7 @@ class _Session:
             self.say(f"{len(moves)} legal moves: " + " ".join(moves))
         elif command == "hint":
             adviser = next(iter(self.bots.values()))
-            best = adviser.analyse(game, seconds=1.0, top=3)
+            best = adviser.analyse(game, top=3)  # within the adviser's own budget
             adviser.forget()  # its tree is now rooted at the person's turn
             self.say("Hint: " + ", ".join(f"{c.move} ({100 * c.value:.0f}%)" for c in best))
         elif command == "undo":
@@ -361,7 +364,7 @@ class _Session:
                 game.move(text)
             except StawvsError as exc:
                 self.say(
-                    f"Not a legal move: {exc.message} [{exc.code}] "
+                    f"Not a legal move: {shown(exc.message, 200)} [{exc.code}] "
                     "(type moves for the legal moves, help for help)"
                 )
                 return True
@@ -396,12 +399,16 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         name: str, help_text: str, run: Callable[[argparse.Namespace, Transaction], Outputs]
     ) -> argparse.ArgumentParser:
         parser: argparse.ArgumentParser = sub.add_parser(
-            name, help=help_text, description=help_text
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=options_help(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         parser.set_defaults(run=run)
         return parser
 
-    bot_help = "a bot: random, greedy, mcts or uct, with options as NAME:KEY=VALUE,..."
+    bot_help = "a bot: random, greedy, mcts or uct, with options as NAME:KEY=VALUE,... (below)"
     variant_help = "variants: hole, random, hey, finalfree, pieces-2"
 
     hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)
@@ -415,12 +422,20 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
     hint.add_argument(
         "--seconds",
-        type=_seconds,
+        type=_declared(SECONDS),
         metavar="S",
-        help="thinking time (default: 1, unless --iterations is given)",
+        help=f"thinking time, at most {MAX_SECONDS:g} "
+        "(default: the spec's budget, else the bot's own: 1 s for mcts and uct)",
     )
-    hint.add_argument("--iterations", type=_whole, metavar="N", help="search iterations")
-    hint.add_argument("--top", type=_whole, default=5, metavar="K", help="candidates shown")
+    hint.add_argument(
+        "--iterations",
+        type=_declared(ITERATIONS),
+        metavar="N",
+        help=f"search iterations, 1 to {MAX_ITERATIONS:,}",
+    )
+    hint.add_argument(
+        "--top", type=_declared(TOP), default=5, metavar="K", help="candidates shown (default 5)"
+    )
     hint.add_argument("--seed", metavar="S", help="seed of the bot")
     hint.add_argument("--json", action="store_true", help="print JSON instead")
 
