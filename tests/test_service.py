@@ -37,7 +37,7 @@ from service_support import (
 
 from stawvs_ap import StawvsError, StawvsGame, __version__, from_record, schemas
 from stawvs_ap.remote import Client, RemoteError
-from stawvs_ap.tools.service import METHODS
+from stawvs_ap.service import METHODS
 
 
 @pytest.fixture(scope="module")
@@ -241,6 +241,11 @@ def example_params() -> dict[str, dict[str, Any]]:
         "abandoned": {"state": mid},
         "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
         "replay": {"record": record},
+        "bot_move": {"state": mid, "bot": "uct", "iterations": 20, "seed": 1},
+        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": "s"},
+        "svg": {"state": mid, "ply": 3, "names": ["A", "B"], "marks": False},
+        "summary": {"state": done, "ply": -1},
+        "undo": {"state": mid, "plies": 2},
     }
 
 
@@ -305,3 +310,4 @@ def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> No
     )
     assert done.returncode == 0, done.stderr
     assert "Winner: player" in done.stdout
+    assert "the greedy bot (bot_move)" in done.stdout

@@ -39,6 +39,7 @@ from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..i18n import language_of_environment, negotiate
 from ..records import from_record
+from ..service import serve
 from ..state.format import MAX_STATE_BYTES
 from .botcli import add_bot_commands, seed_of
 from .safe_io import (
@@ -50,9 +51,9 @@ from .safe_io import (
     label,
     write_stdout,
 )
-from .service import serve
 from .svg import board_svg
 from .textboard import board_text
+from .webcli import add_http_option, add_playground_command, run_http
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -246,6 +247,9 @@ def _cmd_record(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_serve(args: argparse.Namespace, io: Transaction) -> Outputs:
+    if args.http is not None:
+        run_http(*args.http, page=False)
+        return {}
     status = serve()
     if status:
         raise SystemExit(status)
@@ -367,7 +371,11 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--uid", help="the game's id in the record (default: from the state)")
     _add_output(record, "record")
 
-    command("serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve)
+    serve = command(
+        "serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve
+    )
+    add_http_option(serve)
+    add_playground_command(sub)
     add_bot_commands(sub)
     for subcommand in sub.choices.values():  # --lang after the command too
         subcommand.add_argument("--lang", metavar="TAG", default=argparse.SUPPRESS, help=_LANG_HELP)

@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import IO, Any, Final
 
 from stawvs_ap.errors import ErrorCode, StawvsError
-from stawvs_ap.tools.jsonrpc import MAX_RESPONSE_BYTES
+from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES
 
 __all__ = ["Client", "RemoteError"]
 
@@ -151,7 +151,7 @@ class Client:
 
     def read_raw(self) -> bytes:
         """The next line the server writes, newline included (at most
-        :data:`~stawvs_ap.tools.jsonrpc.MAX_RESPONSE_BYTES` and the newline)."""
+        :data:`~stawvs_ap.service.jsonrpc.MAX_RESPONSE_BYTES` and the newline)."""
         line = self._pipe(self._process.stdout).readline(MAX_RESPONSE_BYTES + 2)
         if not line:
             raise ConnectionError(f"the server closed its output (status {self._process.poll()})")

@@ -2,7 +2,7 @@
 
 ``stawvs-ap serve`` (also ``python -m stawvs_ap serve``) reads one JSON text per
 line, a request or a batch, and writes one response line per line that calls
-for an answer, flushed at once (the framing is :mod:`stawvs_ap.tools.jsonrpc`'s).
+for an answer, flushed at once (the framing is :mod:`stawvs_ap.service.jsonrpc`'s).
 Logs go to standard error only.
 
 Every method is stateless: the caller sends the game as ``state`` (the text
@@ -40,6 +40,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -216,32 +217,37 @@ class RecentGames:
     one state (moves, a verdict, a render); loading a 61-ply state is about
     1.3 ms of a 2.3 ms request (benchmarks/service.py). Bounded to the
     ``size`` most recent texts; tests/test_service.py checks that answers are
-    the same with it as without.
+    the same with it as without. Safe to share between threads (the HTTP
+    transport answers requests in several).
     """
 
     def __init__(self, size: int = 16) -> None:
         self._size = size
         self._games: OrderedDict[str, StawvsGame] = OrderedDict()
+        self._lock = threading.Lock()
 
     def game(self, state: object) -> StawvsGame:
         """The game of ``state`` (text or object), a copy the caller may change."""
         if not isinstance(state, str):
             return StawvsGame(state)  # type: ignore[arg-type]  # the loader names what is wrong
-        game = self._games.get(state)
-        if game is None:
-            game = StawvsGame(state)
-            self.remember(state, game)
-        else:
-            self._games.move_to_end(state)
+        with self._lock:
+            game = self._games.get(state)
+            if game is not None:
+                self._games.move_to_end(state)
+                return game.clone()
+        game = StawvsGame(state)  # outside the lock: loading is the slow part
+        self.remember(state, game)
         return game.clone()
 
     def remember(self, state: str, game: StawvsGame) -> None:
         """Keep ``game`` as ``state`` loads it: showing its last entry, no preview
         and no mark of a move just made."""
-        self._games[state] = game.clone().load(-1)
-        self._games.move_to_end(state)
-        while len(self._games) > self._size:
-            self._games.popitem(last=False)
+        kept = game.clone().load(-1)
+        with self._lock:
+            self._games[state] = kept
+            self._games.move_to_end(state)
+            while len(self._games) > self._size:
+                self._games.popitem(last=False)
 
 
 RECENT: Final = RecentGames()
