@@ -16,6 +16,8 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 import stawvs_ap.host.messages
+import stawvs_ap.playground.messages
+import stawvs_ap.service.messages
 import stawvs_ap.tools.messages
 from stawvs_ap.i18n import EXPECTED_LANGUAGES, SOURCE_LANGUAGE, Phrase, catalogue, messages
 
@@ -28,6 +30,9 @@ COMMENT_TAGS = ["TRANSLATORS:"]
 #: Translations the same as the English, and rightly so.
 SAME_AS_ENGLISH = {("fr", "sidebar.scores"), ("de", "list.separator")}
 SAME_AS_ENGLISH |= {(tag, "list.separator") for tag in ("fr", "ru")}
+# French says "point" and "points" too; German and Russian keyboards print these keys' names.
+SAME_AS_ENGLISH |= {("fr", "page.panel.points"), ("de", "page.key.escape")}
+SAME_AS_ENGLISH |= {("ru", f"page.key.{key}") for key in ("home", "end", "escape")}
 
 
 def _folder(tag: str) -> Path:

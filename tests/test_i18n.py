@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 import stawvs_ap.host.messages as host_messages
 import stawvs_ap.i18n as i18n
+import stawvs_ap.playground.messages as page_messages
+import stawvs_ap.service.messages as service_messages
 import stawvs_ap.tools.messages as tools_messages
 from stawvs_ap.i18n import (
     LIST_AND,
@@ -155,7 +157,7 @@ def test_an_id_is_declared_once() -> None:
 def test_every_message_id_is_unique_and_named_by_its_floor() -> None:
     declared = messages()
     assert len(declared) == len({m.id for m in declared.values()})
-    for module in (host_messages, tools_messages):
+    for module in (host_messages, tools_messages, service_messages, page_messages):
         for value in vars(module).values():
             if isinstance(value, Message):
                 assert declared[value.id] is value or declared[value.id] == value

@@ -12,78 +12,25 @@ from __future__ import annotations
 
 import json
 import random
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, FLAGS, require
+from browser_support import require
 
 require()
+pytest.register_assert_rewrite("page_support")  # a plugin (below) whose helpers are imported
 
-from http_support import running
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from page_support import idle, open_page, watch
+from playwright.sync_api import Browser, Page
 from service_support import ROOT, state_after
 
 from stawvs_ap import StawvsGame, from_record
 from stawvs_ap.core.moves import Move
-from stawvs_ap.playground import app as playground
+
+pytest_plugins = ("page_support",)  # the fixtures url, browser, page and errors
 
 GOLDEN = ROOT / "fixtures" / "golden" / "2p-default-seed-1.json"
-
-
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    with running(lambda hosts: playground.create_app(hosts=hosts)) as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def errors() -> list[str]:
-    return []
-
-
-@pytest.fixture
-def page(browser: Browser, url: str, errors: list[str]) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened = context.new_page()
-    watch(opened, errors)
-    open_page(opened, url)
-    yield opened
-    context.close()
-    assert errors == []  # no console errors, no uncaught exceptions
-
-
-def watch(page: Page, errors: list[str]) -> None:
-    def console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            errors.append(message.text)
-
-    page.on("console", console)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-
-
-def open_page(page: Page, url: str) -> float:
-    """Open the page; the seconds until it is ready (the first board drawn)."""
-    started = time.perf_counter()
-    page.goto(url)
-    page.wait_for_selector('body[data-ready="yes"]', timeout=20_000)
-    return time.perf_counter() - started
-
-
-def idle(page: Page) -> Any:
-    """Wait until the page runs no action and no bot is about to move; its view."""
-    page.evaluate("window.stawvs.idle()")
-    return page.evaluate("window.stawvs.view()")
 
 
 def without_timestamps(state: str) -> dict[str, Any]:

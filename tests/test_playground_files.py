@@ -1,5 +1,6 @@
-"""The playground's files, read as shipped: one message table holds every word
-the page shows, every file the page loads is served from the package, and
+"""The playground's files, read as shipped: the page's messages
+(:mod:`stawvs_ap.playground.messages`) hold every word it shows, and the page
+uses each of them; every file the page loads is served from the package, and
 nothing is asked of another site (no CDN: the page works offline)."""
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from stawvs_ap.core.pyramids import PYRAMIDS
+from stawvs_ap.i18n import catalogue
+from stawvs_ap.playground.messages import PAGE_IDS
+
 ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "stawvs_ap" / "playground" / "assets"
 SCRIPTS = {p.name: p.read_text(encoding="utf-8") for p in sorted(ASSETS.glob("*.js"))}
 PAGE = (ASSETS / "index.html").read_text(encoding="utf-8")
-TABLE = __import__("json").loads((ASSETS / "messages" / "en.json").read_text(encoding="utf-8"))
+TABLE = catalogue("en").table(PAGE_IDS)["messages"]
 
 
 class _Texts(HTMLParser):
@@ -50,17 +55,21 @@ def test_the_page_holds_no_words_of_its_own() -> None:
 
 def test_every_message_the_page_uses_is_in_the_table_and_every_entry_is_used() -> None:
     prefixes = "|".join(sorted({key.split(".")[0] for key in TABLE}))
-    pattern = re.compile(rf'"((?:{prefixes})\.[a-z_]+)"')
+    pattern = re.compile(rf'"((?:{prefixes})\.[a-z.-]+)"')
     used = set(pattern.findall(PAGE)) | {m for js in SCRIPTS.values() for m in pattern.findall(js)}
     seats = re.search(r"const SEATS = \[(.*?)\];", SCRIPTS["controls.js"])
     assert seats is not None
-    used |= {f"seat.{name}" for name in re.findall(r'"(\w+)"', seats.group(1))}
-    assert used == set(TABLE)
+    used |= {f"page.seat.{name}" for name in re.findall(r'"(\w+)"', seats.group(1))}
+    assert "t(`pyramid.claimed.${code}`)" in SCRIPTS["panel.js"]  # each pyramid of a collection
+    used |= {f"pyramid.claimed.{pyramid.code}" for pyramid in PYRAMIDS}
+    used.add("page.language-name")  # the server names the language menu's languages with it
+    assert used == set(TABLE) == set(PAGE_IDS)
 
 
 def test_every_placeholder_of_a_message_is_named() -> None:
-    for key, text in TABLE.items():
-        assert re.sub(r"\{[a-z]+\}", "", text).count("{") == 0, key
+    for key, words in TABLE.items():
+        for text in [words] if isinstance(words, str) else words:
+            assert re.sub(r"\{[a-z]+\}", "", text).count("{") == 0, key
 
 
 def test_every_file_the_page_loads_is_an_asset_the_server_serves() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from english_words import english_words, fixture_text
 from positions import position_from_diagram
+from service_support import finished_state
 from test_move_validation import POSITION
 
 from stawvs_ap import ErrorCode, IllegalMoveError, Move, Position, StawvsGame
@@ -363,3 +364,53 @@ def test_the_services_word_methods_take_a_locale(tag: str) -> None:
     assert scores["sidebar"] == StawvsGame(state).sidebar_scores(locale=tag)
     with pytest.raises(service.RpcError, match="language tag"):
         service.call("validate", {"state": state, "move": "b2", "locale": 7})
+
+
+@pytest.mark.parametrize("tag", TRANSLATED)
+def test_the_pages_methods_take_a_locale_and_their_refusals_are_worded(tag: str) -> None:
+    state = middle().serialize()
+    english = service.call("svg", {"state": state, "move": middle().moves()[0][:2]})
+    worded = service.call("svg", {"state": state, "move": middle().moves()[0][:2], "locale": tag})
+    assert worded != english
+    assert service.call("svg", {"state": state, "locale": "tlh"}) == service.call(
+        "svg", {"state": state}
+    )
+    done, fresh = finished_state(2, seed=3), StawvsGame(2, seed=1).serialize()
+    for method, params in [
+        ("bot_move", {"state": done, "bot": "random"}),
+        ("hint", {"state": done, "iterations": 10}),
+        ("undo", {"state": fresh}),
+        ("undo", {"state": state, "plies": 999}),
+        ("svg", {"state": state, "move": "a1-b1,c1"}),
+    ]:
+        refused = {}
+        for locale in ("en", tag):
+            with pytest.raises(service.RpcError) as error:
+                service.call(method, {**params, "locale": locale})
+            refused[locale] = error.value
+        assert refused["en"].data == refused[tag].data, method
+        assert refused["en"].message != refused[tag].message, method
+    # The panel's summary has no words: numbers, codes and moves.
+    with pytest.raises(service.RpcError, match="unknown parameter 'locale'"):
+        service.call("summary", {"state": state, "locale": tag})
+
+
+@pytest.mark.parametrize("tag", TRANSLATED)
+def test_a_call_without_a_locale_is_english_whatever_language_made_its_state(tag: str) -> None:
+    # The service keeps the games of recent states: never with an earlier call's language.
+    state = StawvsGame(2, seed=f"recent-{tag}").serialize()
+    after = service.call("move", {"state": state, "move": "b2", "locale": tag})["state"]
+    verdict = service.call("validate", {"state": after, "move": "b2"})["message"]
+    assert verdict == StawvsGame(after).validate_move("b2").message
+    assert service.call("render", {"state": after}) == {"render": StawvsGame(after).render()}
+
+
+def test_a_record_names_a_player_given_without_a_name_alike_in_every_language() -> None:
+    # The page sends its players' seats, and names only those a loaded record gave.
+    players = [{"is_ai": True}, {"name": "Bo"}]
+    record = service.call("record", {"state": finished_state(2, seed=3), "players": players})
+    header = record["record"]["header"]["players"]
+    assert [(p["name"], p.get("is_ai", False)) for p in header] == [
+        ("Player 1", True),
+        ("Bo", False),
+    ]

@@ -2,7 +2,7 @@
 
 ``GET /`` is the page, ``GET /assets/NAME`` one of the files listed in
 :data:`ASSETS` (nothing else: names are looked up, never joined to a path),
-``GET /messages/LANG`` the page's words in a language (its message table),
+``GET /messages/LANG`` the page's words in a language (:func:`messages`),
 ``POST /rpc`` the service (:mod:`stawvs_ap.service.http`). The page keeps
 the game itself and sends it with every request, so the server holds no
 session: two tabs never meet, and any number of players share one server.
@@ -21,10 +21,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..i18n import catalogue, languages, negotiate
 from ..service.http import MAX_BODY_BYTES
 from ..service.http import create_app as service_app
+from .messages import LANGUAGE_NAME, PAGE_IDS
 
-__all__ = ["ASSETS", "LANGUAGES", "create_app", "messages"]
+__all__ = ["ASSETS", "create_app", "messages"]
 
 #: Every file the page is made of, by its name under ``/assets/``, with its type.
 ASSETS: Final[dict[str, str]] = {
@@ -33,11 +35,13 @@ ASSETS: Final[dict[str, str]] = {
     "panel.js": "text/javascript; charset=utf-8",
     "service.js": "text/javascript; charset=utf-8",
     "words.js": "text/javascript; charset=utf-8",
+    "plural.js": "text/javascript; charset=utf-8",
     "playground.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }
-#: The languages the page has words for (the first is the fallback).
-LANGUAGES: Final = ("en",)
+#: The longest language preference ``GET /messages/LANG`` reads, in characters
+#: (``de-AT,de,en-GB,en``: a browser's list, as the page sends it).
+MAX_PREFERENCE: Final = 200
 _PAGE: Final = "index.html"
 #: Only our own files and the service: no other site, no inline script.
 _POLICY: Final = (
@@ -51,18 +55,36 @@ def _asset(name: str) -> bytes:
     return resources.files(__package__).joinpath("assets", name).read_bytes()
 
 
-@cache
-def messages(lang: str) -> dict[str, str]:
-    """The page's message table for ``lang`` (a language tag); English for any
-    language it has no table for, never an error.
+def messages(preferences: str) -> dict[str, object]:
+    """The page's words in the language ``preferences`` asks for (a tag, or a
+    browser's list of tags, best first), negotiated as everywhere
+    (:func:`stawvs_ap.i18n.negotiate`: ``de-AT`` is German, anything unknown
+    English, never an error): the templates of the page's messages
+    (:data:`~stawvs_ap.playground.messages.PAGE_IDS`) as
+    :meth:`~stawvs_ap.i18n.Catalogue.table` gives them, with ``languages``, the
+    installed languages each by its own name, for the page's menu.
 
-    >>> messages("de-AT")["button.pass"]
-    'Pass'
+    >>> table = messages("de-AT")
+    >>> table["language"], table["messages"]["page.button.pass"]
+    ('de', 'Passen')
+    >>> {"tag": "ru", "name": "Русский"} in table["languages"]
+    True
+    >>> messages("tlh")["messages"]["page.panel.points"]
+    ['{points} point', '{points} points']
     """
-    base = lang.replace("_", "-").split("-")[0].lower()
-    chosen = base if base in LANGUAGES else LANGUAGES[0]
-    table: dict[str, str] = json.loads(_asset(f"messages/{chosen}.json"))
+    table: dict[str, object] = json.loads(_table(negotiate(preferences[:MAX_PREFERENCE])))
     return table
+
+
+@cache
+def _table(language: str) -> bytes:
+    """The answer of ``GET /messages/LANG`` for a language :func:`negotiate` gave
+    (so at most one a language is kept)."""
+    table = catalogue(language).table(PAGE_IDS)
+    table["languages"] = [
+        {"tag": tag, "name": catalogue(tag).say(LANGUAGE_NAME)} for tag in languages()
+    ]
+    return json.dumps(table, ensure_ascii=False).encode("utf-8")
 
 
 def _headers(kind: str) -> dict[str, str]:
@@ -88,8 +110,7 @@ async def _assets(request: Request) -> Response:
 
 
 async def _messages(request: Request) -> Response:
-    table = messages(request.path_params["lang"][:35])
-    body = json.dumps(table, ensure_ascii=False).encode("utf-8")
+    body = _table(negotiate(request.path_params["lang"][:MAX_PREFERENCE]))
     return Response(body, headers=_headers("application/json; charset=utf-8"))
 
 

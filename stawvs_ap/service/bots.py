@@ -6,7 +6,9 @@ beyond :data:`MAX_SEARCH_SECONDS` and :data:`MAX_SEARCH_ITERATIONS`; an
 iteration budget also stops at :data:`MAX_SEARCH_SECONDS` of wall time. At
 most :data:`SEARCHES` ``.limit`` searches run at once in one process; one
 more is refused at once with :data:`SERVER_BUSY`, so a crowd of searches can
-neither queue without end nor starve the other requests of threads.
+neither queue without end nor starve the other requests of threads. Both
+take ``locale``, the language of their refusal of a finished game (their
+answers have no words).
 """
 
 from __future__ import annotations
@@ -17,9 +19,24 @@ from contextlib import contextmanager
 from typing import Final
 
 from ..bots.spec import BotSpec
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, IllegalMoveError, StawvsError
+from ..host.game import StawvsGame
+from ..host.messages import GAME_OVER
+from ..i18n import catalogue
 from .jsonrpc import INVALID_REQUEST, RpcError
-from .methods import INT, SEED, STATE, TEXT, Kind, Params, Result, _game, _method, _played
+from .methods import (
+    INT,
+    LOCALE,
+    SEED,
+    STATE,
+    TEXT,
+    Kind,
+    Params,
+    Result,
+    _game,
+    _method,
+    _played,
+)
 
 __all__ = [
     "MAX_SEARCH_ITERATIONS",
@@ -136,14 +153,22 @@ def search_budget(
     return (MAX_SEARCH_SECONDS if seconds is None else float(seconds)), iterations
 
 
-_SEARCH: Final = {"seconds": SECONDS, "iterations": INT, "seed": SEED}
+_SEARCH: Final = {"seconds": SECONDS, "iterations": INT, "seed": SEED, "locale": LOCALE}
+
+
+def _to_move(params: Params) -> StawvsGame:
+    """The game of ``params``, refused as a move on it is when it is over (in its language)."""
+    game = _game(params)
+    if game.gameover:
+        raise IllegalMoveError(ErrorCode.GAMEOVER, catalogue(game.locale).say(GAME_OVER))
+    return game
 
 
 @_method("bot_move", {"state": STATE, "bot": TEXT}, _SEARCH)
 def _bot_move(params: Params) -> Result:
     spec = BotSpec.parse(params["bot"])
     seconds, iterations = search_budget(spec, params.get("seconds"), params.get("iterations"))
-    game = _game(params)
+    game = _to_move(params)
     bot = spec.make(params.get("seed"))
     with SEARCHES.held():
         move = bot.choose(game, seconds=seconds, iterations=iterations)
@@ -158,7 +183,7 @@ def _hint(params: Params) -> Result:
     if not 1 <= top <= MAX_TOP:
         raise StawvsError(ErrorCode.BAD_ARGUMENT, f"top must be 1 to {MAX_TOP}")
     seconds, iterations = search_budget(spec, params.get("seconds"), params.get("iterations"))
-    game = _game(params)
+    game = _to_move(params)
     bot = spec.make(params.get("seed"))
     with SEARCHES.held():
         candidates = bot.analyse(game, seconds=seconds, iterations=iterations, top=top)

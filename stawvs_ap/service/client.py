@@ -303,3 +303,58 @@ class Client:
             params["initial"] = initial
         result: Result = self.call("replay", params)
         return result
+
+    def bot_move(
+        self,
+        state: State,
+        bot: str,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._with_state(
+            "bot_move",
+            state,
+            bot=bot,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+        )
+
+    def hint(
+        self,
+        state: State,
+        bot: str | None = None,
+        top: int | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._with_state(
+            "hint",
+            state,
+            bot=bot,
+            top=top,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+        )
+
+    def svg(
+        self, state: State, ply: int | None = None, *, locale: str | None = None, **drawing: Any
+    ) -> Result:
+        """The picture; ``drawing`` takes the other parameters of the ``svg`` method
+        (``move``, ``hints``, ``size``, ``names``, ``marks``)."""
+        return self._with_state("svg", state, ply=ply, locale=locale, **drawing)
+
+    def summary(self, state: State, ply: int | None = None) -> Result:
+        return self._with_state("summary", state, ply=ply)
+
+    def undo(self, state: State, plies: int | None = None, *, locale: str | None = None) -> Result:
+        return self._with_state("undo", state, plies=plies, locale=locale)

@@ -128,7 +128,6 @@ def _is_player(value: object) -> bool:
         return len(value) <= MAX_NAME_LENGTH
     return (
         isinstance(value, dict)
-        and isinstance(value.get("name"), str)
         and all(k in _PLAYER_KEYS and isinstance(v, _PLAYER_KEYS[k]) for k, v in value.items())
         and all(len(v) <= MAX_NAME_LENGTH for v in value.values() if isinstance(v, str))
     )
@@ -157,7 +156,7 @@ MOVES: Final = Kind(
 )
 PLAYERS: Final = Kind(
     lambda v: isinstance(v, list) and len(v) <= MAX_PLAYERS and all(map(_is_player, v)),
-    f"a list of at most {MAX_PLAYERS} players, each a name or an object {{name, uid?, is_ai?}} "
+    f"a list of at most {MAX_PLAYERS} players, each a name or an object {{name?, uid?, is_ai?}} "
     f"whose texts have at most {MAX_NAME_LENGTH} characters",
 )
 
@@ -255,8 +254,9 @@ RECENT: Final = RecentGames()
 
 def _game(params: Params) -> StawvsGame:
     game = RECENT.game(params["state"])
-    if "locale" in params:
-        game.locale = params["locale"]
+    # The call's language (English without one), never that of the call that
+    # made the game RECENT keeps.
+    game.locale = params.get("locale")
     return game
 
 
@@ -413,8 +413,12 @@ def _abandoned(params: Params) -> Result:
 @_method("record", {"state": STATE}, {"uid": TEXT, "players": PLAYERS})
 def _record(params: Params) -> Result:
     game = _game(params)
-    given = params.get("players", [f"Player {i}" for i in range(1, game.numplayers + 1)])
-    players = [{"name": p} if isinstance(p, str) else p for p in given]
+    given = params.get("players", [{}] * game.numplayers)
+    # A player without a name is "Player N", in every language: a record is data.
+    players = [
+        {"name": p} if isinstance(p, str) else {"name": f"Player {number}", **p}
+        for number, p in enumerate(given, start=1)
+    ]
     uid = params.get("uid")
     if uid is None:
         # Made from the game alone, so asking twice gives the same record id.

@@ -1,6 +1,10 @@
 """What a page needs over the service: the picture (``svg``), the game panel
 (``summary``) and taking moves back (``undo``).
 
+``svg`` and ``undo`` take ``locale``, the language of the picture's labels and
+of their refusals; ``summary`` has no words (numbers, codes and moves: the page
+words them).
+
 ``svg`` draws with :func:`stawvs_ap.tools.svg.board_svg`, the one drawing of
 the command line and of Python, with what a page adds: a ``data-square``
 element over each square for clicks, colour letters on the pyramids, the
@@ -18,8 +22,22 @@ from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from ..i18n import Phrase, catalogue
 from ..tools.svg import board_svg
-from .methods import INT, NAMES, STATE, TEXT, Kind, Params, Result, _game, _method, _played
+from .messages import UNDO_TOO_FAR
+from .methods import (
+    INT,
+    LOCALE,
+    NAMES,
+    STATE,
+    TEXT,
+    Kind,
+    Params,
+    Result,
+    _game,
+    _method,
+    _played,
+)
 
 __all__ = ["MAX_HINTS", "next_squares", "stack_points"]
 
@@ -87,6 +105,7 @@ def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
         "size": INT,
         "names": NAMES,
         "marks": BOOL,
+        "locale": LOCALE,
     },
 )
 def _svg(params: Params) -> Result:
@@ -119,6 +138,7 @@ def _svg(params: Params) -> Result:
         highlights=highlights,
         marks=params.get("marks", True),
         squares=True,
+        locale=game.locale,
     )
     return {"svg": svg}
 
@@ -168,12 +188,13 @@ def _summary(params: Params) -> Result:
     }
 
 
-@_method("undo", {"state": STATE}, {"plies": INT})
+@_method("undo", {"state": STATE}, {"plies": INT, "locale": LOCALE})
 def _undo(params: Params) -> Result:
     game = _game(params)
     plies, made = params.get("plies", 1), sum(map(len, game.move_history()))
     if not 1 <= plies <= made:
-        raise StawvsError(ErrorCode.NO_UNDO, f"there are {made} moves to take back, not {plies}")
+        refusal = Phrase(UNDO_TOO_FAR, {"made": made, "plies": plies})
+        raise StawvsError(ErrorCode.NO_UNDO, catalogue(game.locale).say(refusal))
     for _ in range(plies):
         game.undo()
     return _played(game)

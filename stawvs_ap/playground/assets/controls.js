@@ -7,19 +7,19 @@ import { t } from "./words.js";
 export const SEATS = ["human", "random", "greedy", "uct", "mcts"];
 export const FILES = "abcdefgh";
 export const KEYS = [
-  ["←  →", "keys.plies"],
-  ["Home  End", "keys.ends"],
-  ["p", "keys.pass"],
-  ["z", "keys.undo"],
-  ["y", "keys.redo"],
-  ["r", "keys.random"],
-  ["h", "keys.hint"],
-  ["m", "keys.move"],
-  ["b", "keys.board"],
-  ["Esc", "keys.escape"],
-  ["n", "keys.new"],
-  ["l", "keys.load"],
-  ["?", "keys.help"],
+  [["←", "→"], "page.keys.plies"],
+  [["page.key.home", "page.key.end"], "page.keys.ends"],
+  [["p"], "page.keys.pass"],
+  [["z"], "page.keys.undo"],
+  [["y"], "page.keys.redo"],
+  [["r"], "page.keys.random"],
+  [["h"], "page.keys.hint"],
+  [["m"], "page.keys.move"],
+  [["b"], "page.keys.board"],
+  [["page.key.escape"], "page.keys.escape"],
+  [["n"], "page.keys.new"],
+  [["l"], "page.keys.load"],
+  [["?"], "page.keys.help"],
 ];
 
 const $ = (id) => document.getElementById(id);
@@ -65,12 +65,32 @@ function variantChoice(variant, type) {
   return line;
 }
 
+// The variants' choices of the new game's form, in the language of `gameinfo`;
+// built again for another language, with the same choices checked.
 export function buildNewForm(gameinfo) {
+  const fieldsets = [$("new-setup"), $("new-options")];
+  const checked = new Set(
+    fieldsets.flatMap((set) => [...set.querySelectorAll("input:checked")].map((input) => input.value)),
+  );
+  for (const set of fieldsets) set.replaceChildren(set.querySelector("legend"));
   for (const variant of gameinfo.variants) {
     const setup = variant.group === "setup";
-    $(setup ? "new-setup" : "new-options").append(variantChoice(variant, setup ? "radio" : "checkbox"));
+    const choice = variantChoice(variant, setup ? "radio" : "checkbox");
+    choice.querySelector("input").checked = checked.has(variant.uid);
+    $(setup ? "new-setup" : "new-options").append(choice);
   }
-  $("new-setup").querySelector("input").checked = true;
+  if (!$("new-setup").querySelector("input:checked")) $("new-setup").querySelector("input").checked = true;
+}
+
+// The menu of the page's languages, each by its own name.
+export function showLanguages(languages, chosen) {
+  const menu = $("language");
+  menu.replaceChildren(
+    ...languages.map(({ tag, name }) =>
+      Object.assign(document.createElement("option"), { value: tag, lang: tag, textContent: name }),
+    ),
+  );
+  menu.value = chosen;
 }
 
 export function showSeats(count, seatOf) {
@@ -78,12 +98,12 @@ export function showSeats(count, seatOf) {
   for (let player = 1; player <= 4; player += 1) {
     const label = Object.assign(document.createElement("label"), {
       htmlFor: `seat-${player}`,
-      textContent: t("seats.player", { n: player }),
+      textContent: t("player.name", { player }),
     });
     const select = Object.assign(document.createElement("select"), { id: `seat-${player}` });
     select.dataset.player = String(player);
     for (const seat of SEATS) {
-      select.append(Object.assign(document.createElement("option"), { value: seat, textContent: t(`seat.${seat}`) }));
+      select.append(Object.assign(document.createElement("option"), { value: seat, textContent: t(`page.seat.${seat}`) }));
     }
     select.value = seatOf(player);
     label.hidden = select.hidden = player > count;
@@ -102,7 +122,7 @@ function boardKeys(app, event) {
     const rank = Math.max(1, Math.min(8, Number(cursor[1]) + dr));
     cursor = `${FILES[file]}${rank}`;
     placeCursor();
-    $("board-help").textContent = t("board.cursor", { square: cursor });
+    $("board-help").textContent = t("page.board.cursor", { square: cursor });
     return true;
   }
   if (event.key === "Enter" || event.key === " ") {
@@ -189,6 +209,7 @@ export function wire(app) {
     app.game.paused = event.target.checked;
     app.seatsChanged();
   });
+  on("language", "change", (event) => app.user(() => app.speak(event.target.value))());
   on("marks", "change", (event) => {
     app.game.marks = event.target.checked;
     app.user(() => app.draw({ board: true }))();

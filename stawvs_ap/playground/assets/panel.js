@@ -1,9 +1,9 @@
 // What the page shows beside the board: the game panel (players, scores,
 // collections grouped into trees, whose turn, who has passed, the result)
 // and the move list in rounds with the ply slider. Built from the service's
-// summary; every word comes from the message table.
+// summary (numbers, codes and moves); every word comes from the message table.
 
-import { t } from "./words.js";
+import { listing, t, tn } from "./words.js";
 
 function element(tag, className, text) {
   const el = document.createElement(tag);
@@ -16,17 +16,22 @@ function stackChip(stack) {
   const tree = stack.pyramids.length === 3;
   const chip = element("span", tree ? "stack tree" : "stack");
   for (const code of stack.pyramids) {
-    chip.append(element("span", `pyr pyr-${code.slice(0, 2)}`, code), " ");
+    const pyramid = element("span", `pyr pyr-${code.slice(0, 2)}`, code);
+    pyramid.title = t(`pyramid.claimed.${code}`);
+    pyramid.setAttribute("role", "img");
+    pyramid.setAttribute("aria-label", pyramid.title);
+    chip.append(pyramid, " ");
   }
   if (tree) chip.append(`= ${stack.points}`);
   return chip;
 }
 
-// `seatOf(player)` is the seat's kind ("human", "mcts", …), `nameOf(player)` its name.
-export function showPanel(summary, { nameOf, seatOf }) {
+// `seatOf(player)` is the seat's kind ("human", "mcts", …), `nameOf(player)` its
+// name, `variantOf(uid)` a variant's name.
+export function showPanel(summary, { nameOf, seatOf, variantOf }) {
   document.getElementById("variants-line").textContent = summary.variants.length
-    ? t("panel.variants", { variants: summary.variants.join(", ") })
-    : t("panel.no_variants");
+    ? t("page.panel.variants", { variants: listing(summary.variants.map(variantOf)) })
+    : t("page.panel.no-variants");
   const items = summary.players.map((p) => {
     const item = element("li");
     const toMove = !summary.gameover && p.player === summary.currplayer;
@@ -35,11 +40,12 @@ export function showPanel(summary, { nameOf, seatOf }) {
     const cap = element("span", `cap cap-${p.player}`, String(p.player));
     cap.setAttribute("aria-hidden", "true");
     const notes = [];
-    if (toMove) notes.push(t("panel.to_move"));
-    if (p.passed) notes.push(t("panel.passed"));
-    if (seatOf(p.player) !== "human") notes.push(t(`seat.${seatOf(p.player)}`));
-    const name = notes.length ? `${nameOf(p.player)} (${notes.join(", ")})` : nameOf(p.player);
-    const score = t(p.score === 1 ? "panel.point" : "panel.points", { n: p.score });
+    if (toMove) notes.push(t("page.panel.to-move"));
+    if (p.passed) notes.push(t("page.panel.passed"));
+    if (seatOf(p.player) !== "human") notes.push(t(`page.seat.${seatOf(p.player)}`));
+    const said = notes.join(t("list.separator"));
+    const name = notes.length ? `${nameOf(p.player)} (${said})` : nameOf(p.player);
+    const score = tn("page.panel.points", p.score, { points: p.score });
     who.append(cap, element("span", "", name), element("span", "score", score));
     const stacks = element("div", "stacks");
     stacks.append(...p.stacks.map(stackChip));
@@ -49,9 +55,10 @@ export function showPanel(summary, { nameOf, seatOf }) {
   document.getElementById("players").replaceChildren(...items);
   let result = "";
   if (summary.gameover) {
-    const names = summary.winner.map(nameOf).join(", ");
-    if (!summary.winner.length) result = t("result.nobody");
-    else result = t(summary.winner.length > 1 ? "result.winners" : "result.winner", { names });
+    const [winner, ...others] = summary.winner.map(nameOf);
+    if (winner === undefined) result = t("page.result.nobody");
+    else if (!others.length) result = t("page.result.winner", { winner });
+    else result = t("page.result.winners", { winners: listing([winner, ...others]) });
   }
   document.getElementById("result").textContent = result;
 }
@@ -67,7 +74,7 @@ function plyButton(ply, text, shown, title) {
 
 export function showMoves(summary, { nameOf }) {
   const shown = summary.ply;
-  const where = t("moves.ply", { ply: shown, plies: summary.plies });
+  const where = t("page.moves.ply", { ply: shown, plies: summary.plies });
   const slider = document.getElementById("ply-slider");
   slider.max = String(summary.plies);
   slider.value = String(shown);
@@ -88,7 +95,7 @@ export function showMoves(summary, { nameOf }) {
       const item = element("li");
       item.value = index + 1;
       for (const entry of round) {
-        const title = t("moves.by", { player: nameOf(entry.player), ply: entry.ply });
+        const title = t("page.moves.by", { player: nameOf(entry.player), ply: entry.ply });
         item.append(plyButton(entry.ply, entry.move, shown, title));
       }
       return item;
@@ -104,9 +111,11 @@ export function showMoves(summary, { nameOf }) {
   }
 }
 
-// The keyboard shortcuts, as the help dialog lists them.
+// The keyboard shortcuts, as the help dialog lists them: [[key, ...], message id],
+// each key a character, or the message id of its name ("page.key.home").
 export function showKeys(keys) {
+  const named = (key) => (key.startsWith("page.") ? t(key) : key);
   document.getElementById("help-keys").replaceChildren(
-    ...keys.flatMap(([key, id]) => [element("dt", "", key), element("dd", "", t(id))]),
+    ...keys.flatMap(([names, id]) => [element("dt", "", names.map(named).join("  ")), element("dd", "", t(id))]),
   );
 }

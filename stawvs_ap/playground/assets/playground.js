@@ -8,15 +8,31 @@
 // (a click, a typed move, a bot's move…) waits for the one before, so clicks
 // as fast as a test makes them are read in order.
 //
+// The page speaks the player's language: the one of ?lang=, else the one
+// chosen before (local storage), else the browser's (navigator.languages),
+// negotiated by the server; the language menu changes it. Every call whose
+// answer has words (verdicts, instructions, the picture's labels, refusals)
+// carries it as `locale`; states and records are the same in every language.
+//
 // For checks from outside: window.stawvs.state() is the serialized state as
 // text, window.stawvs.load(text) loads a state or a record given as text.
 
-import { buildNewForm, download, FILES, KEYS, placeCursor, showSeats, wire } from "./controls.js";
+import {
+  buildNewForm,
+  download,
+  FILES,
+  KEYS,
+  placeCursor,
+  showLanguages,
+  showSeats,
+  wire,
+} from "./controls.js";
 import { showKeys, showMoves, showPanel } from "./panel.js";
 import { batch, rpc, SERVER_BUSY, ServiceError } from "./service.js";
-import { loadWords, localise, t } from "./words.js";
+import { language, languages, loadWords, localise, t, tn } from "./words.js";
 
 const STORE = "stawvs-playground";
+const LANGUAGE_STORE = "stawvs-playground-language";
 const BOT_DELAY_MS = 30;
 const BOT_RETRY_MS = 400;
 const $ = (id) => document.getElementById(id);
@@ -37,6 +53,7 @@ let partial = ""; // the move being built by clicks
 let hints = []; // the candidates of the last hint
 let view = null; // the last summary
 let svgText = "";
+let variantNames = new Map(); // variant uid -> its name, in the page's language
 
 function save() {
   try {
@@ -55,7 +72,10 @@ function restore() {
   }
 }
 
-const nameOf = (player) => game.names?.[player - 1] || t("player.name", { n: player });
+const nameOf = (player) => game.names?.[player - 1] || t("player.name", { player });
+const variantOf = (uid) => variantNames.get(uid) ?? uid;
+// The parameters of a call whose answer has words, in the page's language.
+const worded = (params) => ({ ...params, locale: language() });
 const seatOf = (player) => game.seats[player - 1];
 const latest = () => game.ply === null || (view !== null && game.ply >= view.plies);
 const humanToMove = () => view && !view.gameover && latest() && seatOf(view.currplayer) === "human";
@@ -97,9 +117,9 @@ function say(text, isError = false) {
 
 function fail(error) {
   if (error instanceof ServiceError) {
-    say(error.message, true);
+    say(error.code === SERVER_BUSY ? t("page.error.busy") : error.message, true);
   } else {
-    say(t("error.page"), true);
+    say(t("page.error.page"), true);
     console.error(error);
   }
 }
@@ -116,14 +136,14 @@ async function draw({ board = false } = {}) {
   if (hints.length) {
     picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
   }
-  const calls = [["svg", picture]];
+  const calls = [["svg", worded(picture)]];
   if (!board || !view) calls.push(["summary", shown]);
   const [svg, summary] = await batch(calls);
   svgText = svg.svg;
   showBoard(svg.svg);
   if (summary) {
     view = summary;
-    showPanel(summary, { nameOf, seatOf });
+    showPanel(summary, { nameOf, seatOf, variantOf });
     showMoves(summary, { nameOf });
     showButtons();
     if (!partial && !hints.length) say(statusLine(summary));
@@ -156,14 +176,14 @@ function showBoard(text) {
 }
 
 function statusLine(summary) {
-  if (summary.gameover) return t("status.over");
-  if (!latest()) return t("status.history", { ply: summary.ply, plies: summary.plies });
+  if (summary.gameover) return t("page.status.over");
+  if (!latest()) return t("page.status.history", { ply: summary.ply, plies: summary.plies });
   const player = nameOf(summary.currplayer);
   if (seatOf(summary.currplayer) !== "human") {
-    return t(game.paused ? "status.paused" : "status.thinking", { player });
+    return t(game.paused ? "page.status.paused" : "page.status.thinking", { player });
   }
-  if (summary.must_pass) return t("status.must_pass", { player });
-  return t(summary.mode === "place" ? "status.place" : "status.collect", { player });
+  if (summary.must_pass) return t("page.status.must-pass", { player });
+  return t(summary.mode === "place" ? "page.status.place" : "page.status.collect", { player });
 }
 
 function showButtons() {
@@ -191,14 +211,14 @@ function setState(state) {
 async function branch() {
   if (latest()) return;
   const dropped = view.history.slice(game.ply).map((entry) => entry.move);
-  const after = await rpc("undo", { state: game.state, plies: view.plies - game.ply });
+  const after = await rpc("undo", worded({ state: game.state, plies: view.plies - game.ply }));
   setState(after.state);
   game.redo = dropped.reverse();
 }
 
 async function play(move) {
   await branch();
-  const after = await rpc("move", { state: game.state, move });
+  const after = await rpc("move", worded({ state: game.state, move }));
   setState(after.state);
   $("move-message").textContent = "";
   await draw();
@@ -208,7 +228,7 @@ async function clickSquare(name) {
   if (!view || view.gameover) return;
   await branch();
   if (seatOf(view.currplayer) !== "human") {
-    say(t("status.not_yours"), true);
+    say(t("page.status.not-yours"), true);
     return;
   }
   if (partial && partial === name) {
@@ -218,10 +238,10 @@ async function clickSquare(name) {
     return;
   }
   const click = { state: game.state, row: 8 - Number(name[1]), col: FILES.indexOf(name[0]) };
-  let result = await rpc("click", { ...click, move: partial });
+  let result = await rpc("click", worded({ ...click, move: partial }));
   if (!result.valid && partial) {
     // No way on for the move being built: perhaps the start of another one.
-    const fresh = await rpc("click", { ...click, move: "" });
+    const fresh = await rpc("click", worded({ ...click, move: "" }));
     if (fresh.valid) result = fresh;
   }
   if (!result.valid) {
@@ -241,7 +261,7 @@ async function typed(text) {
   const move = text.trim();
   if (!move) return;
   await branch();
-  const verdict = await rpc("validate", { state: game.state, move });
+  const verdict = await rpc("validate", worded({ state: game.state, move }));
   $("move-message").textContent = verdict.message;
   if (!verdict.valid) return;
   if (verdict.complete === 1) {
@@ -263,7 +283,7 @@ async function undo() {
   }
   const dropped = view.history.slice(view.plies - plies).map((entry) => entry.move);
   const redo = [...game.redo, ...dropped.reverse()];
-  const after = await rpc("undo", { state: game.state, plies });
+  const after = await rpc("undo", worded({ state: game.state, plies }));
   setState(after.state);
   game.redo = redo;
   await draw();
@@ -273,7 +293,7 @@ async function redo() {
   const move = game.redo.at(-1);
   if (move === undefined) return;
   const rest = game.redo.slice(0, -1);
-  const after = await rpc("move", { state: game.state, move });
+  const after = await rpc("move", worded({ state: game.state, move }));
   setState(after.state);
   game.redo = rest;
   await draw();
@@ -281,25 +301,26 @@ async function redo() {
 
 async function randomMove() {
   if (!humanToMove()) return;
-  const after = await rpc("bot_move", { state: game.state, bot: "random" });
+  const after = await rpc("bot_move", worded({ state: game.state, bot: "random" }));
   setState(after.state);
   await draw();
 }
 
 async function hint() {
   if (!view || view.gameover || !latest()) return;
-  say(t("status.hinting"));
-  const answer = await rpc("hint", { state: game.state, bot: "mcts", seconds: game.think, top: 3 });
+  say(t("page.status.hinting"));
+  const answer = await rpc("hint", worded({ state: game.state, bot: "mcts", seconds: game.think, top: 3 }));
   hints = answer.candidates;
   $("hint-list").replaceChildren(
     ...hints.map((c) => {
       const item = document.createElement("li");
-      item.textContent = t("hint.line", { move: c.move, value: c.value.toFixed(2), visits: c.visits });
+      const words = { move: c.move, value: c.value.toFixed(2), visits: c.visits };
+      item.textContent = tn("page.hint.line", c.visits, words);
       return item;
     }),
   );
   await draw({ board: true });
-  say(t("status.hint", { move: answer.best }));
+  say(t("page.status.hint", { move: answer.best }));
 }
 
 async function show(ply) {
@@ -349,8 +370,8 @@ async function botMove() {
   if (!due) return false;
   try {
     const after = due.pass
-      ? await rpc("move", { state: game.state, move: "pass" })
-      : await rpc("bot_move", { state: game.state, bot: due.seat, seconds: game.think });
+      ? await rpc("move", worded({ state: game.state, move: "pass" }))
+      : await rpc("bot_move", worded({ state: game.state, bot: due.seat, seconds: game.think }));
     setState(after.state);
   } catch (error) {
     if (error instanceof ServiceError && error.code === SERVER_BUSY) return true;
@@ -367,7 +388,7 @@ async function load(text) {
   try {
     doc = JSON.parse(text);
   } catch {
-    throw new ServiceError({ code: 0, message: t("load.not_json") });
+    throw new ServiceError({ code: 0, message: t("page.load.not-json") });
   }
   // A golden fixture file wraps its game's record.
   if (doc && !doc.header && doc.record && typeof doc.record === "object") doc = doc.record;
@@ -391,9 +412,11 @@ async function load(text) {
   showSeats(view?.numplayers ?? 2, seatOf);
 }
 
+// A record's players keep the names a loaded record gave them; the others are
+// the engine's "Player N", the same in every language (a record is data).
 async function saveRecord() {
   const players = Array.from({ length: view.numplayers }, (_, i) => ({
-    name: nameOf(i + 1),
+    ...(game.names?.[i] ? { name: game.names[i] } : {}),
     is_ai: seatOf(i + 1) !== "human",
   }));
   const { record } = await rpc("record", { state: game.state, players });
@@ -413,25 +436,68 @@ async function startNew(players, variants, seed) {
 function seatsChanged() {
   save();
   if (view) {
-    showPanel(view, { nameOf, seatOf });
+    showPanel(view, { nameOf, seatOf, variantOf });
     say(statusLine(view));
   }
   showButtons();
   scheduleBot();
 }
 
+// The languages the player asks for, best first.
+function preferences() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  let kept = null;
+  try {
+    kept = localStorage.getItem(LANGUAGE_STORE);
+  } catch {
+    // storage off: the browser's languages
+  }
+  const browser = navigator.languages?.length ? [...navigator.languages] : [navigator.language];
+  return [asked, kept, ...browser].filter(Boolean);
+}
+
+function showWords(info) {
+  variantNames = new Map(info.gameinfo.variants.map((v) => [v.uid, v.name]));
+  localise();
+  showKeys(KEYS);
+  showLanguages(languages(), language());
+  buildNewForm(info.gameinfo);
+}
+
+// Speaks `tag` from now on: every word of the page, the engine's included.
+async function speak(tag) {
+  await loadWords([tag]);
+  try {
+    localStorage.setItem(LANGUAGE_STORE, language());
+  } catch {
+    // storage off: the choice lasts as long as the page
+  }
+  const address = new URL(location.href);
+  if (address.searchParams.has("lang")) {
+    address.searchParams.set("lang", language());
+    history.replaceState(history.state, "", address);
+  }
+  showWords(await rpc("info", worded({})));
+  showSeats(view?.numplayers ?? 2, seatOf);
+  $("move-message").textContent = "";
+  partial = "";
+  hints = [];
+  $("hint-list").replaceChildren();
+  await draw();
+}
+
 async function start() {
-  const lang = new URLSearchParams(location.search).get("lang") || navigator.language || "en";
-  // The words, the variants and (in a new tab) a game to start with, at once.
+  const wanted = preferences();
+  // The words, the variants and (in a new tab) a game to start with, at once
+  // (the server negotiates the same language from the same preferences).
   const [, [info, fresh]] = await Promise.all([
-    loadWords(lang),
+    loadWords(wanted),
     batch([
-      ["info", {}],
+      ["info", { locale: wanted.join(",").slice(0, 200) }],
       ["new", { players: 2 }],
     ]),
   ]);
-  localise();
-  showKeys(KEYS);
+  showWords(info);
   wire({
     game,
     view: () => view,
@@ -452,6 +518,7 @@ async function start() {
     saveRecord,
     seatsChanged,
     save,
+    speak,
     escape: () => {
       partial = "";
       hints = [];
@@ -460,7 +527,6 @@ async function start() {
     },
   });
   restore();
-  buildNewForm(info.gameinfo);
   $("think").value = String(game.think);
   $("pause-bots").checked = game.paused;
   $("marks").checked = game.marks;
@@ -483,6 +549,7 @@ window.stawvs = {
   state: () => game.state,
   load: (text) => act(() => load(String(text))),
   ply: () => view?.ply ?? null,
+  language: () => language(),
   view: () => view,
   partial: () => partial,
   // Seats by player ("human", "random", "greedy", "uct", "mcts"), and the think time.
@@ -504,7 +571,7 @@ ready.then(
     document.body.dataset.ready = "yes";
   },
   (error) => {
-    say(t("error.page"), true);
+    say(t("page.error.page"), true);
     console.error(error);
   },
 );

@@ -32,16 +32,16 @@ export async function batch(calls) {
       body: JSON.stringify(requests),
     });
   } catch {
-    throw new ServiceError({ code: 0, message: t("error.offline") });
+    throw new ServiceError({ code: 0, message: t("page.error.offline") });
   }
   const answers = await response.json().catch(() => null);
   if (!Array.isArray(answers)) {
-    throw new ServiceError(answers?.error ?? { code: response.status, message: t("error.server") });
+    throw new ServiceError(answers?.error ?? { code: response.status, message: t("page.error.server") });
   }
   const byId = new Map(answers.map((a) => [a.id, a]));
   return requests.map((request) => {
     const answer = byId.get(request.id);
-    if (!answer) throw new ServiceError({ code: 0, message: t("error.server") });
+    if (!answer) throw new ServiceError({ code: 0, message: t("page.error.server") });
     if (answer.error) throw new ServiceError(answer.error);
     return answer.result;
   });
