@@ -232,17 +232,19 @@ export function wire(app) {
     $("load-message").textContent = "";
     $("load-dialog").showModal();
   });
-  const loadFrom = (text) =>
-    app.act(() => app.load(text)).then(
+  // Reading the text is part of the action, so that the page is busy (not idle)
+  // from the moment a file is chosen until its game is shown.
+  const loadFrom = (read) =>
+    app.act(async () => app.load(await read())).then(
       () => $("load-dialog").close(),
       (error) => {
         $("load-message").textContent = error.message;
       },
     );
-  on("load-go", "click", () => loadFrom($("load-text").value));
-  on("load-file", "change", async (event) => {
+  on("load-go", "click", () => loadFrom(() => $("load-text").value));
+  on("load-file", "change", (event) => {
     const file = event.target.files?.[0];
-    if (file) loadFrom(await file.text());
+    if (file) loadFrom(() => file.text());
   });
   on("save-state", "click", () => download("stawvs-state.json", "application/json", `${app.game.state}\n`));
   on("save-record", "click", app.user(app.saveRecord));
