@@ -28,11 +28,13 @@ TEMPLATE = LOCALES / "stawvs_ap.pot"
 KEYWORDS = {"message": ((1, "c"), 2), "plural": ((1, "c"), 2, 3)}
 COMMENT_TAGS = ["TRANSLATORS:"]
 #: Translations the same as the English, and rightly so.
-SAME_AS_ENGLISH = {("fr", "sidebar.scores"), ("de", "list.separator")}
-SAME_AS_ENGLISH |= {(tag, "list.separator") for tag in ("fr", "ru")}
-# French says "point" and "points" too; German and Russian keyboards print these keys' names.
-SAME_AS_ENGLISH |= {("fr", "page.panel.points"), ("de", "page.key.escape")}
-SAME_AS_ENGLISH |= {("ru", f"page.key.{key}") for key in ("home", "end", "escape")}
+SAME_AS_ENGLISH = {(tag, "list.separator") for tag in EXPECTED_LANGUAGES}  # ", " in most
+SAME_AS_ENGLISH |= {("fr", "sidebar.scores"), ("fr", "page.panel.points")}  # "points" in French too
+# The names of keys as the keyboards of these languages print them.
+SAME_AS_ENGLISH |= {("de", "page.key.escape")}
+SAME_AS_ENGLISH |= {
+    (tag, f"page.key.{key}") for tag in ("ru", "uk", "ro", "tr") for key in ("home", "end", "escape")
+}
 
 
 def _folder(tag: str) -> Path:
