@@ -33,7 +33,9 @@ SAME_AS_ENGLISH |= {("fr", "sidebar.scores"), ("fr", "page.panel.points")}  # "p
 # The names of keys as the keyboards of these languages print them.
 SAME_AS_ENGLISH |= {("de", "page.key.escape")}
 SAME_AS_ENGLISH |= {
-    (tag, f"page.key.{key}") for tag in ("ru", "uk", "ro", "tr") for key in ("home", "end", "escape")
+    (tag, f"page.key.{key}")
+    for tag in ("ru", "uk", "ro", "tr", "ta", "ko", "eo")
+    for key in ("home", "end", "escape")
 }
 
 
