@@ -29,7 +29,12 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+# The browser tests' shared helpers and fixtures: their asserts report values too,
+# which works only when registered before the first test module imports them.
+pytest.register_assert_rewrite("page_support")
 
 _COMMON = {
     "deadline": None,

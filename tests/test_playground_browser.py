@@ -19,7 +19,6 @@ import pytest
 from browser_support import require
 
 require()
-pytest.register_assert_rewrite("page_support")  # a plugin (below) whose helpers are imported
 
 from page_support import idle, open_page, watch
 from playwright.sync_api import Browser, Page
