@@ -35,6 +35,9 @@ from hypothesis import HealthCheck, settings
 # The browser tests' shared helpers and fixtures: their asserts report values too,
 # which works only when registered before the first test module imports them.
 pytest.register_assert_rewrite("page_support")
+# It imports Playwright, which only the browser extra installs: the modules that
+# use it import it after browser_support.require(); doctest collection must not.
+collect_ignore = ["page_support.py"]
 
 _COMMON = {
     "deadline": None,

@@ -12,6 +12,7 @@ this process; the fuzz tests use Starlette's in-process test client."""
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -393,6 +394,12 @@ def test_one_body_runs_at_most_its_share_of_searches(port: int) -> None:
 # -- the command line --------------------------------------------------------------------
 
 
+def _interruptible() -> None:
+    # A test run started in the background of a shell inherits SIGINT ignored,
+    # and so would the server: give it the default, as a terminal's command has.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _started(*args: str) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "stawvs_ap", *args],
@@ -400,6 +407,7 @@ def _started(*args: str) -> tuple[subprocess.Popen[str], str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
     assert process.stdout is not None
     return process, process.stdout.readline()
