@@ -47,6 +47,8 @@ class ErrorCode(StrEnum):
     BAD_INDEX = "BAD_INDEX"
     NO_UNDO = "NO_UNDO"
     NOT_FINISHED = "NOT_FINISHED"
+    # A bot that gave no move: an external engine late, silent, crashed or wrong.
+    BOT_FAILED = "BOT_FAILED"
     # The JSON-RPC service's protocol errors, as its client reports them.
     PARSE_ERROR = "PARSE_ERROR"
     INVALID_REQUEST = "INVALID_REQUEST"

@@ -11,17 +11,32 @@ Every bot takes ``seed=`` and answers ``choose(game, seconds=..., iterations=...
 with a legal :class:`~stawvs_ap.core.moves.Move`, leaving ``game`` unchanged;
 ``analyse(game, ...)`` lists the candidates it weighed, best first. The bots
 read ``game.position`` only, so a :class:`~stawvs_ap.core.position.Position`
-will do as well.
+will do as well. :func:`bot_class` finds a bot by name, built in or a plug-in
+of another package; :class:`ExecBot` plays an external program. docs/bots.md
+says what every bot promises.
 """
 
 from __future__ import annotations
 
-from .base import Bot, Budget, Candidate
+from .base import Bot, BotFailure, Budget, Candidate
+from .engine import ExecBot
 from .mcts import MCTSBot
+from .registry import BOTS, ENTRY_POINT_GROUP, bot_class, bot_names
 from .simple import GreedyBot, RandomBot
 from .uct import UCTBot
 
-__all__ = ["BOTS", "Bot", "Budget", "Candidate", "GreedyBot", "MCTSBot", "RandomBot", "UCTBot"]
-
-#: Every bot by the name the arena and the command line use.
-BOTS: dict[str, type[Bot]] = {bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, UCTBot)}
+__all__ = [
+    "BOTS",
+    "ENTRY_POINT_GROUP",
+    "Bot",
+    "BotFailure",
+    "Budget",
+    "Candidate",
+    "ExecBot",
+    "GreedyBot",
+    "MCTSBot",
+    "RandomBot",
+    "UCTBot",
+    "bot_class",
+    "bot_names",
+]

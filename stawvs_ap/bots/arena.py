@@ -20,13 +20,15 @@ from typing import Any
 
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
-from . import BOTS
-from .base import Bot, now
+from .base import Bot, BotFailure, now
+from .engine import ExecBot
+from .registry import bot_class
 
 __all__ = [
     "BotSpec",
     "GameResult",
     "LineupStats",
+    "failures_text",
     "format_table",
     "match_report",
     "play_game",
@@ -36,7 +38,7 @@ __all__ = [
     "wilson",
 ]
 
-Option = int | float | bool
+Option = int | float | bool | str
 
 
 def _option(text: str) -> Option:
@@ -56,26 +58,47 @@ def _option(text: str) -> Option:
     return value
 
 
+def _exec_parts(rest: str) -> tuple[str, str]:
+    """An ``exec`` spec's options and command: ``KEY=VALUE,...:COMMAND``, or the
+    whole of ``rest`` as the command when what comes before its first ``:`` is
+    not a list of options."""
+    head, colon, tail = rest.partition(":")
+    items = [item.strip() for item in head.split(",")]
+    if colon and all(
+        "=" in item and item.partition("=")[0].strip().isidentifier() for item in items
+    ):
+        return head, tail
+    return "", rest
+
+
 @dataclass(frozen=True)
 class BotSpec:
     """A bot and its options as written on the command line: ``NAME[:KEY=VALUE,...]``,
     for example ``mcts:seconds=0.25`` or ``uct:iterations=500`` (the options are
-    the keyword arguments of the bot's class)."""
+    the keyword arguments of the bot's class). ``NAME`` is a built-in bot or a
+    plug-in (:func:`~stawvs_ap.bots.registry.bot_class`). An external engine is
+    ``exec:COMMAND`` or ``exec:KEY=VALUE,...:COMMAND`` (``exec:seconds=0.5:node
+    engine.mjs``), and only when ``allow_exec`` is given: a spec that comes from
+    someone else (a request to a service) must not run programs."""
 
     name: str
     options: tuple[tuple[str, Option], ...] = ()
 
     @classmethod
-    def parse(cls, text: str) -> BotSpec:
+    def parse(cls, text: str, *, allow_exec: bool = False) -> BotSpec:
         """The spec ``text`` denotes; ``BAD_ARGUMENT`` naming the problem otherwise."""
         name, _, rest = text.strip().partition(":")
-        bots = BOTS
-        if name not in bots:
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT,
-                f"unknown bot {name!r} (known: {', '.join(sorted(bots))})",
-            )
-        allowed = [p for p in inspect.signature(bots[name]).parameters if p != "seed"]
+        name = name.strip()
+        bot = bot_class(name)
+        command: list[tuple[str, Option]] = []
+        if bot is ExecBot:
+            if not allow_exec:
+                raise StawvsError(
+                    ErrorCode.BAD_ARGUMENT, "exec bots run programs: they are not allowed here"
+                )
+            rest, program = _exec_parts(rest)
+            command = [("command", program.strip())]
+        allowed = [p for p in inspect.signature(bot).parameters if p not in ("seed", "command")]
         options: list[tuple[str, Option]] = []
         for item in filter(None, (part.strip() for part in rest.split(","))):
             key, equals, value = item.partition("=")
@@ -90,21 +113,22 @@ class BotSpec:
                 options.append((key, _option(value.strip())))
             except ValueError as exc:
                 raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot option {key}: {exc}") from None
-        spec = cls(name, tuple(options))
+        spec = cls(name, (*command, *options))
         spec.make(0)  # refuses out-of-range budgets now rather than in a worker
         return spec
 
     def make(self, seed: int | str | None) -> Bot:
         """A new bot of this spec, seeded."""
         try:
-            return BOTS[self.name](seed=seed, **dict(self.options))  # type: ignore[arg-type]
+            return bot_class(self.name)(seed=seed, **dict(self.options))  # type: ignore[arg-type]
         except TypeError as exc:
             raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot {self}: {exc}") from None
 
     def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+        options = [(k, v) for k, v in self.options if k != "command"]
+        text = self.name + (":" + ",".join(f"{k}={v}" for k, v in options) if options else "")
+        command = dict(self.options).get("command")
+        return text if command is None else f"{text}:{command}"
 
 
 @dataclass(frozen=True)
@@ -119,6 +143,11 @@ class GameResult:
     thinking: tuple[float, ...]  # seconds spent choosing
     moves: tuple[int, ...]  # moves chosen
     seat_scores: tuple[int, ...] = field(default=())  # scores by seat
+    #: How the game ended: "normal" by the rules, else "timeout" or "forfeit" of
+    #: the lineup entry ``failed``, which lost it for ``reason``.
+    ending: str = "normal"
+    failed: int | None = None
+    reason: str = ""
 
 
 def seat_order(index: int, players: int) -> list[int]:
@@ -143,14 +172,25 @@ def play_game(
     thinking = [0.0] * players
     moves = [0] * players
     plies = 0
-    while not game.gameover:
-        seat = game.currplayer - 1
-        started = now()
-        move = bots[seat].choose(game)
-        thinking[order[seat]] += now() - started
-        moves[order[seat]] += 1
-        game.move(move)  # validated: an illegal move would raise here
-        plies += 1
+    ending, failed, reason = "normal", None, ""
+    try:
+        while not game.gameover:
+            seat = game.currplayer - 1
+            started = now()
+            try:
+                move = bots[seat].choose(game)
+            except BotFailure as exc:  # its player loses the game
+                ending, failed, reason = exc.kind, order[seat], exc.reason
+                (game.timeout if exc.kind == "timeout" else game.resign)(seat + 1)
+                break
+            finally:
+                thinking[order[seat]] += now() - started
+            moves[order[seat]] += 1
+            game.move(move)  # validated: an illegal move would raise here
+            plies += 1
+    finally:
+        for bot in bots:
+            bot.close()
     seat_scores = game.position.scores()
     seats = [0] * players
     for seat, entry in enumerate(order):
@@ -164,6 +204,9 @@ def play_game(
         thinking=tuple(thinking),
         moves=tuple(moves),
         seat_scores=tuple(seat_scores),
+        ending=ending,
+        failed=failed,
+        reason=reason,
     )
 
 
@@ -332,7 +375,24 @@ def match_report(
                 "scores": list(r.seat_scores),
                 "winners": sorted(r.seats[e] for e in r.winners),
                 "plies": r.plies,
+                "ending": r.ending,
+                **({} if r.failed is None else {"loser": r.seats[r.failed], "reason": r.reason}),
             }
             for r in results
         ],
     }
+
+
+def failures_text(lineup: Sequence[BotSpec], results: Sequence[GameResult], limit: int = 10) -> str:
+    """A line for each game a bot lost by failing (at most ``limit``), or nothing."""
+    failed = [r for r in results if r.failed is not None]
+    names = labels(lineup)
+    lines = [
+        f"game {r.index}: {names[r.failed]} (seat {r.seats[r.failed]}) lost by {r.ending}: "
+        f"{r.reason}"
+        for r in failed[:limit]
+        if r.failed is not None
+    ]
+    if len(failed) > limit:
+        lines.append(f"… and {len(failed) - limit} more")
+    return "".join(line + "\n" for line in lines)

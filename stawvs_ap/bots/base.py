@@ -12,13 +12,14 @@ import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Literal
 
 from ..core.moves import Move
 from ..core.position import Position
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 
-__all__ = ["Bot", "Budget", "Candidate", "GameLike", "position_of"]
+__all__ = ["Bot", "BotFailure", "Budget", "Candidate", "GameLike", "position_of"]
 
 #: What a bot can be asked about.
 GameLike = StawvsGame | Position
@@ -74,6 +75,24 @@ class Budget:
     def limit(self) -> int:
         """The most iterations allowed (a very large number without a count)."""
         return self.iterations if self.iterations is not None else 1 << 62
+
+
+class BotFailure(StawvsError):
+    """A bot gave no move it may play (code ``BOT_FAILED``): an external engine that
+    answered late, answered an illegal move or something else, or went away.
+
+    ``kind`` is ``"timeout"`` when the time ran out and ``"forfeit"`` otherwise;
+    ``reason`` says what happened, and ``bot`` names the bot (the message says
+    both). A game loop ends the game on it, the bot's player losing
+    (:meth:`~stawvs_ap.host.game.StawvsGame.timeout` or
+    :meth:`~stawvs_ap.host.game.StawvsGame.resign`).
+    """
+
+    def __init__(self, kind: Literal["timeout", "forfeit"], reason: str, bot: str = "") -> None:
+        super().__init__(ErrorCode.BOT_FAILED, f"{bot}: {reason}" if bot else reason)
+        self.kind: Literal["timeout", "forfeit"] = kind
+        self.reason = reason
+        self.bot = bot
 
 
 def position_of(game: GameLike) -> Position:
@@ -154,6 +173,17 @@ class Bot(ABC):
 
     def forget(self) -> None:  # noqa: B027 - optional hook, most bots keep nothing
         """Drop anything kept from earlier questions (a search tree)."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook, most bots hold nothing
+        """Release what the bot holds outside Python (an engine's process). Whoever
+        made the bot calls it when the bot's last game is over; it may be called
+        more than once. A closed bot may be asked again (it starts afresh)."""
+
+    def __enter__(self) -> Bot:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     @abstractmethod
     def _choose(self, position: Position, budget: Budget) -> Move:

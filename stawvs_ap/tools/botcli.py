@@ -20,8 +20,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO, TypeVar
 
-from ..bots import Bot
-from ..bots.arena import BotSpec, format_table, match_report, play_match, summarise
+from ..bots import Bot, BotFailure
+from ..bots.arena import (
+    BotSpec,
+    failures_text,
+    format_table,
+    match_report,
+    play_match,
+    summarise,
+)
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
@@ -64,7 +71,7 @@ def _seconds(text: str) -> float:
 
 def _spec(text: str) -> BotSpec:
     try:
-        return BotSpec.parse(text)
+        return BotSpec.parse(text, allow_exec=True)  # the person typing it runs it
     except StawvsError as exc:
         raise argparse.ArgumentTypeError(exc.message) from None
 
@@ -118,9 +125,9 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     game = _load(io, args.state)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
-    bot = args.bot.make(seed_of(args.seed))
     seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
-    candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
+    with args.bot.make(seed_of(args.seed)) as bot:
+        candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
     if args.json:
         doc = {
             "player": game.currplayer,
@@ -177,6 +184,7 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
             f"{len(lineup)} players, variants: {', '.join(variants) or 'none'}, seed {seed}, "
             f"{len(results)} games, {plies:.1f} plies a game\n\n"
             + format_table(summarise(lineup, results))
+            + failures_text(lineup, results)
         )
     }
 
@@ -209,7 +217,11 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
             spec = next(others)
             bots[seat] = spec.make(None if seed is None else f"{seed}:{seat}")
             names[seat - 1] = f"{spec.name} (bot)"
-    _Session(game, bots, names, args.seat, sys.stdin, sys.stdout).run()
+    try:
+        _Session(game, bots, names, args.seat, sys.stdin, sys.stdout).run()
+    finally:
+        for bot in bots.values():
+            bot.close()
     return {}
 
 
@@ -240,7 +252,12 @@ class _Session:
         while not game.gameover:
             player = game.currplayer
             if player in self.bots:
-                move = self.bots[player].choose(game)
+                try:
+                    move = self.bots[player].choose(game)
+                except BotFailure as exc:
+                    (game.timeout if exc.kind == "timeout" else game.resign)(player)
+                    self.say(f"Player {player} ({self.names[player - 1]}) loses: {exc.message}")
+                    break
                 game.move(move)
                 self.say(f"Player {player} ({self.names[player - 1]}) plays {move}.")
                 self.say(board_text(game, names=self.names))
@@ -325,7 +342,10 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         parser.set_defaults(run=run)
         return parser
 
-    bot_help = "a bot: random, greedy, mcts or uct, with options as NAME:KEY=VALUE,..."
+    bot_help = (
+        "a bot: random, greedy, mcts, uct or an installed plug-in, with options as "
+        "NAME:KEY=VALUE,...; or exec:COMMAND, an engine program (docs/bots.md)"
+    )
     variant_help = "variants: hole, random, hey, finalfree, pieces-2"
 
     hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)

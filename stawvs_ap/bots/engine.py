@@ -1,0 +1,447 @@
+"""External engines: a program in any language plays as a bot (``--bot exec:COMMAND``).
+
+The program reads JSON-RPC 2.0 requests on its standard input and answers on
+its standard output, one JSON object per line (docs/bots.md has the whole
+protocol)::
+
+    > {"jsonrpc":"2.0","id":1,"method":"choose","params":{"state":"...","seconds":1.0,...}}
+    < {"jsonrpc":"2.0","id":1,"result":{"move":"c3-f6,f2"}}
+    > {"jsonrpc":"2.0","method":"quit"}
+
+:class:`ExecBot` starts the program at its first question and keeps it for
+the questions after, so an engine may keep what it learns during a game. Its
+time is enforced: an engine that answers late, answers an illegal move or
+anything but a JSON-RPC answer, says nothing, or exits raises
+:class:`~stawvs_ap.bots.base.BotFailure` (``kind`` ``"timeout"`` or
+``"forfeit"``) and is stopped. Every read is bounded (an answer line of at
+most :data:`MAX_LINE_BYTES`), nothing waits without a deadline, and the
+program (with any process it started, its whole process group) is killed
+when the bot is closed, when a question fails, when the caller is
+interrupted, and at the latest when the interpreter exits. POSIX only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import selectors
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+import weakref
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..core.moves import Move
+from ..core.position import Position
+from ..core.variants import VARIANTS, Rules, rules_for
+from ..errors import ErrorCode, StawvsError
+from ..host.game import StawvsGame
+from .base import Bot, BotFailure, Budget, Candidate, GameLike
+
+__all__ = ["MAX_LINE_BYTES", "ExecBot", "split_command"]
+
+#: The longest line an engine may write (an answer is some thirty bytes).
+MAX_LINE_BYTES: Final = 1 << 20
+#: What is kept of the engine's standard error, to say why it stopped.
+_ERROR_TAIL_BYTES: Final = 4096
+_CHUNK: Final = 1 << 16
+#: How long a stopping engine may take to exit after ``quit`` before it is killed.
+_QUIT_GRACE: Final = 0.5
+#: The JSON-RPC code an engine answers a method it does not have with.
+_METHOD_NOT_FOUND: Final = -32601
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """The program and arguments of ``command``, split as a POSIX shell splits
+    words (no shell runs it); ``BAD_ARGUMENT`` when it is empty or the program
+    cannot be found.
+
+    >>> split_command("node 'my engine.mjs' --fast")
+    ['node', 'my engine.mjs', '--fast']
+    """
+    try:
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    except ValueError as exc:
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"exec: cannot read the command: {exc}") from None
+    if not argv:
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, "exec: the command is empty")
+    if shutil.which(argv[0]) is None:
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"exec: there is no program {argv[0]!r} to run")
+    return argv
+
+
+def _excerpt(data: bytes | str, limit: int = 60) -> str:
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Kill the engine and everything in its process group, and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+
+
+class _Engine:
+    """One running engine: its process, what it has written, and the deadline-bound
+    exchange of a request for an answer."""
+
+    def __init__(self, argv: list[str]) -> None:
+        try:
+            self.process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                close_fds=True,
+                start_new_session=True,  # its own group: killed whole, spared our Ctrl-C
+            )
+        except OSError as exc:
+            raise BotFailure(
+                "forfeit", f"the engine could not be started: {exc.strerror or exc}"
+            ) from None
+        # Backstop: whatever happens to the bot, the process dies with the interpreter.
+        self._finalizer = weakref.finalize(self, _kill_group, self.process)
+        assert self.process.stdin and self.process.stdout and self.process.stderr
+        self.stdin, self.stdout, self.stderr = (
+            self.process.stdin.fileno(),
+            self.process.stdout.fileno(),
+            self.process.stderr.fileno(),
+        )
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+        self.pending = bytearray()  # written by the engine, not yet read as lines
+        self.errors = bytearray()  # the tail of its standard error
+        self.open = {self.stdout, self.stderr}
+
+    def exchange(self, request: dict[str, Any], deadline: float) -> dict[str, Any]:
+        """Send ``request`` and return the engine's answer to it, by ``deadline``
+        (``time.monotonic()``); :class:`BotFailure` otherwise."""
+        data = memoryview((json.dumps(request, separators=(",", ":")) + "\n").encode())
+        with selectors.DefaultSelector() as selector:
+            for fd in self.open:
+                selector.register(fd, selectors.EVENT_READ)
+            selector.register(self.stdin, selectors.EVENT_WRITE)
+            while True:
+                answer = self._answer(request["id"])
+                if answer is not None:
+                    return answer
+                if self.stdout not in self.open:
+                    raise BotFailure("forfeit", self._gone())
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise BotFailure("timeout", "no answer in time")
+                for key, _ in selector.select(remaining):
+                    if key.fd == self.stdin:
+                        data = self._write(data)
+                        if not data:
+                            selector.unregister(self.stdin)
+                    elif not self._read(key.fd):
+                        selector.unregister(key.fd)
+
+    def _write(self, data: memoryview) -> memoryview:
+        try:
+            return data[os.write(self.stdin, data[:_CHUNK]) :]
+        except BlockingIOError:
+            return data
+        except OSError:  # it closed its input: what it said, or its exit, tells why
+            return data[:0]
+
+    def _read(self, fd: int) -> bool:
+        """Take what ``fd`` has; False at its end."""
+        try:
+            chunk = os.read(fd, _CHUNK)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            self.open.discard(fd)
+            return False
+        if fd == self.stderr:
+            self.errors += chunk
+            del self.errors[:-_ERROR_TAIL_BYTES]
+        else:
+            self.pending += chunk
+        return True
+
+    def _answer(self, request_id: int) -> dict[str, Any] | None:
+        """The answer to ``request_id`` among the complete lines written so far."""
+        while True:
+            end = self.pending.find(b"\n")
+            if end < 0:
+                if len(self.pending) > MAX_LINE_BYTES:
+                    raise BotFailure(
+                        "forfeit", f"it wrote a line longer than {MAX_LINE_BYTES} bytes"
+                    )
+                return None
+            line = bytes(self.pending[:end]).strip()
+            del self.pending[: end + 1]
+            if len(line) > MAX_LINE_BYTES:
+                raise BotFailure("forfeit", f"it wrote a line longer than {MAX_LINE_BYTES} bytes")
+            if not line:
+                continue
+            message = _message(line)
+            if "id" not in message and "method" in message:
+                continue  # a notification of its own (a log line): nothing to answer
+            if message.get("id") != request_id or isinstance(message.get("id"), bool):
+                raise BotFailure(
+                    "forfeit",
+                    f"it answered request {_excerpt(json.dumps(message.get('id')))}, "
+                    f"not request {request_id}",
+                )
+            return message
+
+    def _gone(self) -> str:
+        """Why the engine stopped talking: its exit status and last words."""
+        try:
+            status = self.process.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            reason = "it closed its output"
+        else:
+            reason = f"it was killed by signal {-status}" if status < 0 else f"it exited ({status})"
+        words = self.errors.decode("utf-8", "replace").strip().splitlines()
+        return reason + (f": {_excerpt(words[-1], 100)}" if words else "")
+
+    def notify(self, method: str) -> None:
+        """Send a notification if the engine takes it at once; never waits."""
+        line = json.dumps({"jsonrpc": "2.0", "method": method}) + "\n"
+        with contextlib.suppress(OSError):
+            os.write(self.stdin, line.encode())
+
+    def stop(self, *, grace: float) -> None:
+        """Ask nothing more: close its input, give it ``grace`` seconds to exit,
+        then kill its process group."""
+        if grace > 0:
+            try:
+                self.process.stdin.close()  # type: ignore[union-attr]
+                self.process.wait(timeout=grace)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._finalizer()
+
+
+def _message(line: bytes) -> dict[str, Any]:
+    """A JSON-RPC 2.0 object read from ``line``; a forfeit for anything else."""
+    try:
+        message = json.loads(line, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        message = None
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        raise BotFailure("forfeit", f"it wrote {_excerpt(line)}, which is no JSON-RPC 2.0 answer")
+    return message
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+class ExecBot(Bot):
+    """A bot played by an external program (see the module's description).
+
+    ``command`` is the program and its arguments (a list, or text split as a
+    shell splits words). ``seconds`` is the time it is given for a move
+    (default 1; it is sent with each request), and it must answer within
+    ``seconds`` + 10% + ``margin`` seconds; its first answer may take
+    ``startup`` seconds more, for the program to start. An iteration budget
+    means nothing to an engine: it thinks for ``seconds``.
+    """
+
+    name = "exec"
+
+    def __init__(
+        self,
+        *,
+        command: str | Sequence[str],
+        seed: int | str | None = None,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        margin: float = 0.1,
+        startup: float = 5.0,
+    ) -> None:
+        super().__init__(seed=seed, seconds=1.0 if seconds is None else seconds)
+        self.argv = split_command(command)
+        for option, value in (("margin", margin), ("startup", startup)):
+            if isinstance(value, bool) or not 0 <= value <= 60:
+                raise StawvsError(
+                    ErrorCode.BAD_ARGUMENT, f"exec: {option} must be 0 to 60 seconds, not {value}"
+                )
+        self.margin, self.startup = float(margin), float(startup)
+        self._engine: _Engine | None = None
+        self._fresh = True  # the engine has answered nothing yet
+        self._requests = 0
+        self._asked: StawvsGame | None = None
+
+    # -- questions -------------------------------------------------------------------
+
+    def choose(
+        self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None
+    ) -> Move:
+        self._asked = game if isinstance(game, StawvsGame) else None
+        try:
+            return super().choose(game, seconds=seconds, iterations=iterations)
+        finally:
+            self._asked = None
+
+    def analyse(
+        self,
+        game: GameLike,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        top: int | None = None,
+    ) -> list[Candidate]:
+        self._asked = game if isinstance(game, StawvsGame) else None
+        try:
+            return super().analyse(game, seconds=seconds, iterations=iterations, top=top)
+        finally:
+            self._asked = None
+
+    def _choose(self, position: Position, budget: Budget) -> Move:
+        game = self._game_of(position)
+        result = self._ask("choose", game, budget)
+        return self._move(game, result.get("move") if isinstance(result, dict) else None)
+
+    def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
+        """The engine's ``analyse`` answer, or, from an engine that has none, its
+        choice as the only candidate (no visits, value 0.5: nothing known)."""
+        game = self._game_of(position)
+        try:
+            result = self._ask("analyse", game, budget)
+        except _NoSuchMethod:
+            return [Candidate(self._choose(position, budget), 0, 0.5)]
+        listed = result.get("candidates") if isinstance(result, dict) else None
+        if not isinstance(listed, list) or not listed:
+            raise self._fail(BotFailure("forfeit", "its analysis lists no candidates"))
+        candidates = []
+        for entry in listed[:1000]:
+            if not isinstance(entry, dict):
+                raise self._fail(
+                    BotFailure("forfeit", f"its analysis lists {_excerpt(str(entry))}")
+                )
+            value, visits = entry.get("value", 0.5), entry.get("visits", 0)
+            if not (isinstance(value, int | float) and not isinstance(value, bool)) or not (
+                0 <= value <= 1
+            ):
+                raise self._fail(
+                    BotFailure("forfeit", f"its analysis gives the value {_excerpt(str(value))}")
+                )
+            if not isinstance(visits, int) or isinstance(visits, bool) or visits < 0:
+                visits = 0
+            candidates.append(Candidate(self._move(game, entry.get("move")), visits, float(value)))
+        return candidates
+
+    def _game_of(self, position: Position) -> StawvsGame:
+        """The game to send: the one asked about, or one started at ``position``."""
+        asked = self._asked
+        # After load(i) a game shows an earlier entry than its state ends at.
+        if asked is not None and asked.clone().load(-1).position is position:
+            return asked
+        return StawvsGame.from_position(position.notation(), _variants_of(position.rules))
+
+    def _move(self, game: StawvsGame, text: object) -> Move:
+        if not isinstance(text, str):
+            raise self._fail(
+                BotFailure("forfeit", f"its answer has no move text: {_excerpt(str(text))}")
+            )
+        verdict = game.validate_move(text)
+        if not verdict.valid or verdict.complete != 1:
+            why = verdict.message if not verdict.valid else "it is not a complete move"
+            raise self._fail(
+                BotFailure("forfeit", f"it answered the illegal move {_excerpt(text)}: {why}")
+            )
+        return Move.parse(text)
+
+    def _ask(self, method: str, game: StawvsGame, budget: Budget) -> Any:
+        seconds = budget.seconds if budget.seconds is not None else self.default_budget.seconds
+        assert seconds is not None
+        allowed = seconds * 1.1 + self.margin + (self.startup if self._fresh else 0.0)
+        self._requests += 1
+        request = {
+            "jsonrpc": "2.0",
+            "id": self._requests,
+            "method": method,
+            "params": {
+                "state": game.serialize(),
+                "seconds": seconds,
+                "player": game.currplayer,
+                "position": game.position.notation(),
+                "moves": game.moves(),
+                "seed": None if self.seed is None else str(self.seed),
+            },
+        }
+        started = time.monotonic()
+        try:
+            if self._engine is None:
+                self._engine = _Engine(self.argv)
+                self._fresh = True
+            answer = self._engine.exchange(request, started + allowed)
+        except BotFailure as failure:
+            if failure.kind == "timeout":
+                failure = BotFailure(
+                    "timeout", f"no answer within {allowed:.3g} s (its budget: {seconds:g} s)"
+                )
+            raise self._fail(failure) from None
+        except BaseException:  # an interrupt or an error of ours: the engine goes too
+            self._stop(grace=0)
+            raise
+        self._fresh = False
+        if "error" in answer:
+            error = answer["error"]
+            if isinstance(error, dict) and error.get("code") == _METHOD_NOT_FOUND:
+                raise _NoSuchMethod
+            said = error.get("message") if isinstance(error, dict) else error
+            raise self._fail(BotFailure("forfeit", f"it answered an error: {_excerpt(str(said))}"))
+        if "result" not in answer:
+            raise self._fail(BotFailure("forfeit", "its answer has neither result nor error"))
+        return answer["result"]
+
+    # -- the process -----------------------------------------------------------------
+
+    def _fail(self, failure: BotFailure) -> BotFailure:
+        """Stop the engine, whose state is no longer known, and name it in ``failure``."""
+        self._stop(grace=0)
+        return BotFailure(failure.kind, failure.reason, self.label)
+
+    @property
+    def label(self) -> str:
+        """The engine as a person would name it: the command."""
+        return "exec:" + shlex.join(self.argv)
+
+    def _stop(self, *, grace: float) -> None:
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            if grace > 0:
+                engine.notify("quit")
+            engine.stop(grace=grace)
+
+    def close(self) -> None:
+        """Send ``quit``, give the engine half a second to exit, then kill what is left."""
+        self._stop(grace=_QUIT_GRACE)
+
+    def __repr__(self) -> str:
+        return f"<ExecBot {self.label} seed={self.seed!r}>"
+
+
+def _variants_of(rules: Rules) -> list[str]:
+    """Variants that give ``rules`` (those that change a position's rules, not its setup)."""
+    for count in range(len(_RULE_VARIANTS) + 1):
+        for chosen in itertools.combinations(_RULE_VARIANTS, count):
+            if rules_for(rules.numplayers, chosen) == rules:
+                return list(chosen)
+    raise AssertionError(f"no variants give {rules}")  # pragma: no cover
+
+
+_RULE_VARIANTS: Final = tuple(v for v in VARIANTS if v not in ("hole", "random"))
+
+
+class _NoSuchMethod(Exception):
+    """The engine has no such method (JSON-RPC -32601)."""
