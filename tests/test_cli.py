@@ -14,7 +14,7 @@ import pytest
 from reference_data import games
 
 from stawvs_ap import StawvsGame, __version__, from_record
-from stawvs_ap.tools.textboard import board_text
+from stawvs_ap.pictures.textboard import board_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

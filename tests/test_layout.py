@@ -4,7 +4,7 @@ functions and under ``TYPE_CHECKING`` too.
 
     tools, bots          stawvs_ap.tools.*, stawvs_ap.bots.*, stawvs_ap.remote
     records and replay   stawvs_ap.records.*
-    host contract        stawvs_ap.host.*
+    host contract        stawvs_ap.host.*, stawvs_ap.pictures.*
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
     errors               stawvs_ap.errors (a leaf every floor may use)
@@ -24,6 +24,8 @@ FLOORS = {
     "stawvs_ap.core": 1,
     "stawvs_ap.state": 2,
     "stawvs_ap.host": 3,
+    # Pictures of a position: below the command line, so that a game draws itself.
+    "stawvs_ap.pictures": 3,
     "stawvs_ap.records": 4,
     "stawvs_ap.bots": 5,
     "stawvs_ap.tools": 6,

@@ -19,6 +19,8 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
 from ..core.variants import check_variants
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
+from ..pictures.svg import board_svg
+from ..pictures.textboard import board_text
 from ..state.checks import check_position, ending_events
 from ..state.entry import ENGINE_VERSION, Entry
 from ..state.reader import load_state
@@ -496,6 +498,16 @@ class StawvsGame:
     @property
     def version(self) -> str:
         return ENGINE_VERSION
+
+    def __str__(self) -> str:
+        """The text diagram of the position shown: board, last move, collections with
+        their scores, and whose turn it is (:func:`~stawvs_ap.pictures.board_text`)."""
+        return board_text(self).rstrip("\n")
+
+    def _repr_svg_(self) -> str:
+        """The position shown, drawn (:func:`~stawvs_ap.pictures.board_svg`): what a
+        notebook shows of a game."""
+        return board_svg(self)
 
     def __repr__(self) -> str:
         return (

@@ -32,8 +32,8 @@ from ..bots.arena import (
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from ..pictures.textboard import board_text
 from .safe_io import Transaction
-from .textboard import board_text
 
 Outputs = dict[str, str]
 

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
+from ..pictures.svg import board_svg
+from ..pictures.textboard import board_text
 from ..records import from_record
 from ..state.format import MAX_STATE_BYTES
 from .botcli import add_bot_commands, seed_of
@@ -44,8 +46,6 @@ from .safe_io import (
     write_stdout,
 )
 from .service import serve
-from .svg import board_svg
-from .textboard import board_text
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite

@@ -16,12 +16,12 @@ from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from ..core.moves import Move, MoveSyntaxError
-from ..core.position import EMPTY, Position
+from ..core.position import EMPTY, Position, draw_positions_with
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
-from ..core.squares import FILES
+from ..core.squares import FILES, Square
 from ..errors import ErrorCode, StawvsError
-from ..host.game import StawvsGame
+from .view import GameView, view_of
 
 __all__ = ["CAP_COLOURS", "PYRAMID_COLOURS", "board_svg"]
 
@@ -355,12 +355,24 @@ def _as_move(value: Move | str | None) -> Move | None:
         return None
 
 
+def _square(value: int | str) -> int:
+    """A square given as a number (a :class:`Square`) or a name (``"b8"``)."""
+    if isinstance(value, str):
+        try:
+            return Square.parse(value)
+        except ValueError:
+            pass
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64:
+        return value
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{value!r} is not a square")
+
+
 def board_svg(
-    shown: StawvsGame | Position,
+    shown: GameView | Position,
     size: int = 560,
     *,
     lastmove: Move | str | None = None,
-    arrows: Sequence[tuple[int, int]] = (),
+    arrows: Sequence[tuple[int | str, int | str]] = (),
     names: Sequence[str] | None = None,
 ) -> str:
     """Return a standalone SVG document picturing a position, or the position a game shows.
@@ -368,23 +380,18 @@ def board_svg(
     ``size`` is the picture's width in pixels (240–4000); the height follows
     from the collections. ``lastmove`` is drawn (a game's own last move by
     default); ``arrows`` are extra ``(from, to)`` squares to point out, such as
-    a hint. ``names`` label the players (default "Player 1", …); all text is
-    XML-escaped. The result depends only on what is shown, never on time.
+    a hint, each a :class:`~stawvs_ap.core.squares.Square` or a name
+    (``("b8", "d6")``). ``names`` label the players (default "Player 1", …);
+    all text is XML-escaped. The result depends only on what is shown, never
+    on time.
     """
     if isinstance(size, bool) or not isinstance(size, int) or not _MIN_SIZE <= size <= _MAX_SIZE:
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT, f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
         )
-    if isinstance(shown, StawvsGame):
-        position = shown.position
-        winners = shown.winner if shown.gameover else None
-        move = _as_move(shown.lastmove if lastmove is None else lastmove)
-    elif isinstance(shown, Position):
-        position = shown
-        winners = shown.winners() if shown.is_over else None
-        move = _as_move(lastmove)
-    else:
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot draw {type(shown).__name__}")
+    position, shown_move, winners = view_of(shown)
+    move = _as_move(shown_move if lastmove is None else lastmove)
+    pointed = [(_square(source), _square(dest)) for source, dest in arrows]
     numplayers = position.rules.numplayers
     labels = [f"Player {p}" for p in range(1, numplayers + 1)]
     if names is not None:
@@ -407,7 +414,7 @@ def board_svg(
     body.extend(_highlights(canvas, move))
     body.extend(_pieces(canvas, position))
     body.extend(_last_move(canvas, move))
-    for source, dest in arrows:
+    for source, dest in pointed:
         body.extend(_arrow(canvas, source, dest))
     start = canvas.board_bottom + canvas.square * 0.6
     collections, bottom = _collections(canvas, position, labels, start)
@@ -425,3 +432,6 @@ def board_svg(
         f'<rect width="{size}" height="{_num(height)}" fill="#fffdf8"/>',
     ]
     return "\n".join([*head, *body, "</svg>"]) + "\n"
+
+
+draw_positions_with(board_svg)
