@@ -1,14 +1,16 @@
 """Measure the bots in the arena: the strength figures of issue 13, and the balance report.
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
-    python benchmarks/strength.py balance --games 200 --jobs 2
+    python benchmarks/strength.py balance --games 200 --jobs 2 --out benchmarks/results
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
-``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
-``balance`` plays self-play matches per variant (:data:`BALANCE_BOT`) and
-writes ``benchmarks/results/balance-VARIANT.json``. ``table`` prints the
-Markdown tables of README.md and docs/balance.md from those files. Every
-match is seeded, so the same command repeats the same boards.
+``--only``) and prints its table; with ``--out DIR`` it also writes the JSON
+report to ``DIR/NAME.json`` (``--out benchmarks/results`` replaces the
+committed reports, which nothing else writes). ``balance`` plays self-play
+matches per variant (:data:`BALANCE_BOT`), reports ``balance-VARIANT.json``
+likewise. ``table`` prints the Markdown tables of README.md and
+docs/balance.md from the committed reports. Every match is seeded, so the
+same command repeats the same boards.
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
-from stawvs_ap.bots.arena import BotSpec, match_report, play_match, wilson  # noqa: E402
+from stawvs_ap.bots.arena import (  # noqa: E402
+    BotSpec,
+    format_table,
+    match_report,
+    play_match,
+    summarise,
+    wilson,
+)
 from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
@@ -63,6 +72,7 @@ def _run(
     variants: list[str],
     games: int,
     jobs: int,
+    out: Path | None,
     fresh_boards: bool = False,
 ) -> None:
     specs = [BotSpec.parse(text) for text in lineup]
@@ -80,8 +90,10 @@ def _run(
     report = match_report(specs, results, variants=variants, seed=name)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
     report["commit"] = _commit()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+    sys.stdout.write(format_table(summarise(specs, results)))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
 
 
 def _git(*args: str) -> str:
@@ -186,11 +198,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="+", choices=sorted(FIGURES), help="figures to measure")
     parser.add_argument("--players", type=int, default=2, help="players of the balance games")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="also write each match's JSON report to DIR/NAME.json (the committed ones are "
+        "in benchmarks/results; without --out nothing is written)",
+    )
     args = parser.parse_args()
     if args.what == "figures":
         for name in args.only or list(FIGURES):
             lineup, variants, _ = FIGURES[name]
-            _run(name, lineup, variants, args.games, args.jobs)
+            _run(name, lineup, variants, args.games, args.jobs, args.out)
     elif args.what == "balance":
         for variants in BALANCE_VARIANTS:
             name = _balance_name(variants, args.players)
@@ -200,6 +219,7 @@ def main() -> None:
                 variants,
                 args.games,
                 args.jobs,
+                args.out,
                 fresh_boards=True,
             )
     else:

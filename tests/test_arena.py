@@ -248,3 +248,12 @@ def test_play_a_whole_game_typed_on_standard_input() -> None:
     assert "Not a legal move" not in done.stdout
     assert done.stdout.rstrip().endswith("The game is over.")
     assert f"Game over. Winner{'s' if len(game.winner) > 1 else ''}:" in done.stdout
+
+
+def test_counts_in_messages_agree_with_their_nouns() -> None:
+    done = run_cli("play", "--bot", "mcts", "--bot", "uct", "--players", "2")
+    assert done.stderr == "stawvs-ap: error: 2 bots given for 1 seat\n"
+    done = run_cli("arena", "--bot", "mcts", "--bot", "uct", "--bot", "greedy", "--players", "2")
+    assert done.stderr == "stawvs-ap: error: 3 bots given for 2 seats\n"
+    with pytest.raises(StawvsError, match=r"there is no stack entry 3 \(1 entry\)"):
+        StawvsGame(2, seed=1).load(3)

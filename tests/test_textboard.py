@@ -110,3 +110,12 @@ def test_a_bare_position_draws_as_the_text_board_without_a_last_move() -> None:
     text = board_text(game.position)
     assert "Last move" not in text
     assert text == board_text(game).replace(f"Last move: {game.lastmove}\n", "")
+
+
+def test_one_point_is_a_point() -> None:
+    game = played(2, seed=3, plies=7)  # six caps placed, then one pyramid claimed
+    assert game.position.scores() == [1, 0]
+    assert "(@1): 1 point  " in board_text(game)
+    assert "(@2): 0 points  -" in board_text(game)
+    labels = [area["label"] for area in game.render()["areas"] if "label" in area]
+    assert labels == ["Player 1's pyramids (1 point)"]  # an empty stash has no area

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
-from .base import Bot, BotFailure, now
+from .base import Bot, now, play_turn
 from .engine import ExecBot
 from .registry import bot_class
 
@@ -177,16 +177,12 @@ def play_game(
         while not game.gameover:
             seat = game.currplayer - 1
             started = now()
-            try:
-                move = bots[seat].choose(game)
-            except BotFailure as exc:  # its player loses the game
-                ending, failed, reason = exc.kind, order[seat], exc.reason
-                (game.timeout if exc.kind == "timeout" else game.resign)(seat + 1)
+            failure = play_turn(game, bots[seat])
+            thinking[order[seat]] += now() - started
+            if failure is not None:  # its player lost the game
+                ending, failed, reason = failure.kind, order[seat], failure.reason
                 break
-            finally:
-                thinking[order[seat]] += now() - started
             moves[order[seat]] += 1
-            game.move(move)  # validated: an illegal move would raise here
             plies += 1
     finally:
         for bot in bots:

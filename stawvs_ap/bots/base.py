@@ -19,7 +19,7 @@ from ..core.position import Position
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 
-__all__ = ["Bot", "BotFailure", "Budget", "Candidate", "GameLike", "position_of"]
+__all__ = ["Bot", "BotFailure", "Budget", "Candidate", "GameLike", "play_turn", "position_of"]
 
 #: What a bot can be asked about.
 GameLike = StawvsGame | Position
@@ -93,6 +93,20 @@ class BotFailure(StawvsError):
         self.kind: Literal["timeout", "forfeit"] = kind
         self.reason = reason
         self.bot = bot
+
+
+def play_turn(game: StawvsGame, bot: Bot) -> BotFailure | None:
+    """Let ``bot`` move for the player to move in ``game``. When it fails, the game
+    ends as that player's loss (a timeout, or a resignation for a forfeit) and the
+    failure is returned; None when the bot moved."""
+    player = game.currplayer
+    try:
+        move = bot.choose(game)
+    except BotFailure as failure:
+        (game.timeout if failure.kind == "timeout" else game.resign)(player)
+        return failure
+    game.move(move)  # validated: a bot's illegal move raises here
+    return None
 
 
 def position_of(game: GameLike) -> Position:

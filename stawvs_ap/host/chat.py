@@ -76,7 +76,8 @@ def _winners(players: Sequence[int], name_of: dict[int, str], context: ChatConte
     if ended_by_play and context.after is not None:
         scores = context.after.scores()
         if 1 <= players[0] <= len(scores):
-            points = f" with {scores[players[0] - 1]} points"
+            won = scores[players[0] - 1]
+            points = f" with {won} point" if won == 1 else f" with {won} points"
     if len(winners) == 1:
         return f"{winners[0]} won{points}."
     if points:

@@ -336,7 +336,8 @@ class StawvsGame:
         A move made then continues from there and drops the later entries."""
         n = len(self._stack)
         if isinstance(idx, bool) or not isinstance(idx, int) or not -n <= idx < n:
-            raise StawvsError(ErrorCode.BAD_INDEX, f"there is no stack entry {idx!r} ({n} entries)")
+            held = f"({n} entry)" if n == 1 else f"({n} entries)"
+            raise StawvsError(ErrorCode.BAD_INDEX, f"there is no stack entry {idx!r} {held}")
         self._index = idx % n
         self._preview = None
         self._just_moved = False

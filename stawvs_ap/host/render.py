@@ -83,7 +83,7 @@ def _areas(position: Position) -> list[dict[str, Any]]:
         areas.append(
             {
                 "type": "localStash",
-                "label": f"Player {player}'s pyramids ({score(collection)} points)",
+                "label": _label(player, score(collection)),
                 "stash": stash,
             }
         )
@@ -143,3 +143,10 @@ def render(
     if notes:
         out["annotations"] = notes
     return out
+
+
+def _label(player: int, points: int) -> str:
+    """The label of a player's stash area: ``Player 2's pyramids (7 points)``."""
+    if points == 1:
+        return f"Player {player}'s pyramids ({points} point)"
+    return f"Player {player}'s pyramids ({points} points)"

@@ -297,7 +297,11 @@ def _collections(
         points = score(collection)
         y += font * 1.6
         out.extend(_cap(canvas.margin + font * 0.6, y - font * 0.35, font * 0.6, player))
-        label = f"{names[player - 1]}: {points} point{'s' if points != 1 else ''}"
+        label = (
+            f"{names[player - 1]}: {points} point"
+            if points == 1
+            else f"{names[player - 1]}: {points} points"
+        )
         if player in position.eliminated:
             label += " (passed)"
         out.append(_text(canvas.margin + font * 1.6, y, label, font_size=font, fill="#212121"))

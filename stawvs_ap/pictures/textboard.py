@@ -64,8 +64,10 @@ def board_text(shown: GameView | Position, *, names: Sequence[str] | None = None
         lines.append(f"Last move: {view.lastmove}")
     for player, collection in enumerate(position.captured, start=1):
         passed = " (passed)" if player in position.eliminated else ""
+        points = score(collection)
+        scored = f"{points} point" if points == 1 else f"{points} points"
         lines.append(
-            f"{labels[player - 1]} ({CAP_MARK}{player}){passed}: {score(collection)} points  "
+            f"{labels[player - 1]} ({CAP_MARK}{player}){passed}: {scored}  "
             f"{_collection_text(collection)}"
         )
     lines.extend(_status(view, labels))

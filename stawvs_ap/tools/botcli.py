@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO, TypeVar
 
-from ..bots import Bot, BotFailure
+from ..bots import Bot
 from ..bots.arena import (
     BotSpec,
     failures_text,
@@ -29,6 +29,7 @@ from ..bots.arena import (
     play_match,
     summarise,
 )
+from ..bots.base import play_turn
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
@@ -101,7 +102,11 @@ def _lineup(bots: Sequence[BotSpec], players: int | None, *, seats: int = 0) -> 
         raise BotCliError(f"Stawvs is for 2 to 4 players, not {count}")
     wanted = count - seats
     if len(bots) > wanted:
-        raise BotCliError(f"{len(bots)} bots given for {wanted} seats")
+        raise BotCliError(
+            f"{len(bots)} bots given for {wanted} seat"
+            if wanted == 1
+            else f"{len(bots)} bots given for {wanted} seats"
+        )
     return list(bots) + [bots[-1]] * (wanted - len(bots))
 
 
@@ -189,6 +194,37 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     }
 
 
+# -- selfplay ----------------------------------------------------------------------
+
+
+def _cmd_selfplay(args: argparse.Namespace, io: Transaction) -> Outputs:
+    """Bots finish a game: the one in ``args.state``, or a new one."""
+    if args.state is None:
+        players = 2 if args.players is None else args.players
+        if not 2 <= players <= 4:
+            raise BotCliError(f"Stawvs is for 2 to 4 players, not {players}")
+        game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
+    elif args.players is not None or args.variant:
+        raise BotCliError("--players and --variant make a new game: give them or a state")
+    else:
+        game = _load(io, args.state)
+        if game.gameover:
+            raise BotCliError("the game is over already")
+    lineup = _lineup(args.bot or [BotSpec.parse("greedy")], game.numplayers)
+    seed = seed_of(args.seed)
+    bots = [
+        spec.make(None if seed is None else f"{seed}:{seat}")
+        for seat, spec in enumerate(lineup, start=1)
+    ]
+    try:
+        while not game.gameover:
+            play_turn(game, bots[game.currplayer - 1])
+    finally:
+        for bot in bots:
+            bot.close()
+    return {args.output: game.serialize() + "\n"}
+
+
 # -- play --------------------------------------------------------------------------
 
 _HELP = """Type a move (d5 to place a cap; c3-f6,f2 to slide from c3 to f6 and claim f2;
@@ -252,13 +288,11 @@ class _Session:
         while not game.gameover:
             player = game.currplayer
             if player in self.bots:
-                try:
-                    move = self.bots[player].choose(game)
-                except BotFailure as exc:
-                    (game.timeout if exc.kind == "timeout" else game.resign)(player)
-                    self.say(f"Player {player} ({self.names[player - 1]}) loses: {exc.message}")
+                failure = play_turn(game, self.bots[player])
+                if failure is not None:
+                    self.say(f"Player {player} ({self.names[player - 1]}) loses: {failure.message}")
                     break
-                game.move(move)
+                move = game.lastmove
                 self.say(f"Player {player} ({self.names[player - 1]}) plays {move}.")
                 self.say(board_text(game, names=self.names))
                 continue
@@ -403,6 +437,32 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
     arena.add_argument("--json", action="store_true", help="print a JSON report instead")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    selfplay = command(
+        "selfplay", "let bots finish a game (a new one, or the game in STATE)", _cmd_selfplay
+    )
+    selfplay.add_argument(
+        "state", nargs="?", metavar="STATE", help="a state file to play on (- for stdin)"
+    )
+    selfplay.add_argument(
+        "--bot",
+        type=_spec,
+        action="append",
+        metavar="SPEC",
+        help=bot_help + "; once per seat, the last fills the rest (default: greedy)",
+    )
+    selfplay.add_argument(
+        "--players", type=_whole, metavar="N", help="2, 3 or 4, for a new game (default 2)"
+    )
+    selfplay.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
+    selfplay.add_argument("--seed", metavar="S", help="seeds the new board and the bots")
+    selfplay.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        metavar="OUT",
+        help="write the final state to OUT (default: standard output)",
+    )
 
     play = command("play", "play a game against bots in the terminal", _cmd_play)
     play.add_argument(

@@ -45,7 +45,7 @@ from .safe_io import (
     label,
     write_stdout,
 )
-from .service import serve
+from .service import METHODS, serve
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -246,6 +246,16 @@ def _cmd_serve(args: argparse.Namespace, io: Transaction) -> Outputs:
 # -- the parser ---------------------------------------------------------------------
 
 
+def _methods_help() -> str:
+    """The service's methods and their parameters, for ``serve --help``."""
+    width = max(map(len, METHODS))
+    lines = ["methods (parameters by name; ? marks an optional one):"]
+    for name, method in METHODS.items():
+        params = [*method.required, *(f"{p}?" for p in method.optional)]
+        lines.append(f"  {name:<{width}}  {', '.join(params)}".rstrip())
+    return "\n".join(lines)
+
+
 def _whole_number(text: str) -> int:
     try:
         return int(text)
@@ -354,7 +364,11 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--uid", help="the game's id in the record (default: from the state)")
     _add_output(record, "record")
 
-    command("serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve)
+    serve_cmd = command(
+        "serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve
+    )
+    serve_cmd.formatter_class = argparse.RawDescriptionHelpFormatter
+    serve_cmd.epilog = _methods_help()
     add_bot_commands(sub)
     return parser
 
