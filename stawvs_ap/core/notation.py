@@ -42,7 +42,7 @@ ValueError: the player to move is a number such as 1, not 'two'
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
 from .pyramids import EMPTY, PYRAMIDS
@@ -98,14 +98,23 @@ def format_board(board: Sequence[int], caps: Sequence[int] | None = None) -> str
     return "/".join("".join(cells[rank * 8 : rank * 8 + 8]) for rank in range(8))
 
 
-def format_diagram(board: Sequence[int], caps: Sequence[int] | None = None) -> list[str]:
+def format_diagram(
+    board: Sequence[int],
+    caps: Sequence[int] | None = None,
+    paint: Callable[[int, str], str] | None = None,
+) -> list[str]:
     """The board as a diagram for people: ranks 8 to 1, each labelled, its squares
     in columns (the tokens of the board notation), then the file letters.
+    ``paint(square, token)``, if given, dresses each token (with a terminal's
+    colours, say); the columns are aligned by the token's own length.
 
     >>> format_diagram([EMPTY] * 63 + [0], [0] * 64)[7]
     '1  .     .     .     .     .     .     .     PI1'
     """
-    cells = [cell.ljust(_DIAGRAM_CELL) for cell in _cells(board, caps)]
+    cells = [
+        (paint(sq, cell) if paint else cell) + " " * (_DIAGRAM_CELL - len(cell))
+        for sq, cell in enumerate(_cells(board, caps))
+    ]
     lines = [f"{8 - rank}  {''.join(cells[rank * 8 : rank * 8 + 8])}".rstrip() for rank in range(8)]
     lines.append("   " + "".join(f.ljust(_DIAGRAM_CELL) for f in "abcdefgh").rstrip())
     return lines

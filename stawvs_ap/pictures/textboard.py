@@ -11,7 +11,7 @@ score, and whose turn it is, or who won.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.notation import CAP_MARK, format_diagram
 from ..core.position import Position
@@ -22,7 +22,7 @@ from .view import GameView, View, view_of
 __all__ = ["board_text"]
 
 
-def _collection_text(collection: Sequence[int]) -> str:
+def _collection_parts(collection: Sequence[int]) -> list[str]:
     """Trees in brackets with their points, then the other stacks; ``-`` when empty."""
     parts = []
     for stack in group_collection(collection):
@@ -32,7 +32,25 @@ def _collection_text(collection: Sequence[int]) -> str:
             parts.append(f"[{codes}]={points}")
         else:
             parts.append(codes)
-    return "  ".join(parts) or "-"
+    return parts or ["-"]
+
+
+def _wrapped(parts: Sequence[str], width: int | None) -> list[str]:
+    """``parts`` two spaces apart, in lines of at most ``width`` characters where
+    they fit (never breaking a part: a tree stays on one line), the lines after
+    the first indented; one line when ``width`` is None."""
+    if width is None:
+        return ["  ".join(parts)]
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += "  " + part
+        else:
+            lines.append(_INDENT + part)
+    return lines
+
+
+_INDENT = "    "
 
 
 def _status(view: View, names: Sequence[str]) -> list[str]:
@@ -44,13 +62,23 @@ def _status(view: View, names: Sequence[str]) -> list[str]:
     return [f"{names[position.currplayer - 1]} to move ({phase})."]
 
 
-def board_text(shown: GameView | Position, *, names: Sequence[str] | None = None) -> str:
+def board_text(
+    shown: GameView | Position,
+    *,
+    names: Sequence[str] | None = None,
+    width: int | None = None,
+    paint: Callable[[int, str], str] | None = None,
+) -> str:
     """Return the diagram of a position, or of the position a game shows, as lines
     ending in a newline.
 
     Board (ranks 8 to 1 with coordinates), last move, each player's score and
     collection grouped in trees, eliminations, and the player to move or the
-    winners. ``names`` label the players (default "Player 1", …).
+    winners. ``names`` label the players (default "Player 1", …). With
+    ``width``, a collection too long for a line goes on in the next ones,
+    broken between trees and stacks, never inside one. ``paint(square,
+    token)`` may dress each square's token (a terminal's colours); the
+    columns stay aligned by the token's own length.
     """
     view = view_of(shown)
     position = view.position
@@ -58,7 +86,7 @@ def board_text(shown: GameView | Position, *, names: Sequence[str] | None = None
     labels = [f"Player {p}" for p in range(1, numplayers + 1)]
     if names is not None:
         labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
-    lines = format_diagram(position.board, position.caps)
+    lines = format_diagram(position.board, position.caps, paint)
     lines.append("")
     if view.lastmove:
         lines.append(f"Last move: {view.lastmove}")
@@ -66,9 +94,7 @@ def board_text(shown: GameView | Position, *, names: Sequence[str] | None = None
         passed = " (passed)" if player in position.eliminated else ""
         points = score(collection)
         scored = f"{points} point" if points == 1 else f"{points} points"
-        lines.append(
-            f"{labels[player - 1]} ({CAP_MARK}{player}){passed}: {scored}  "
-            f"{_collection_text(collection)}"
-        )
+        head = f"{labels[player - 1]} ({CAP_MARK}{player}){passed}: {scored}"
+        lines.extend(_wrapped([head, *_collection_parts(collection)], width))
     lines.extend(_status(view, labels))
     return "\n".join(lines) + "\n"

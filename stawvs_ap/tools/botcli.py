@@ -14,7 +14,9 @@ reports as one line on standard error with exit status 2.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +27,7 @@ from ..bots.arena import (
     BotSpec,
     failures_text,
     format_table,
+    labels,
     match_report,
     play_match,
     summarise,
@@ -33,12 +36,14 @@ from ..bots.base import play_turn
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
-from ..pictures.textboard import board_text
+from . import playwords as words
+from .playgame import TerminalGame
 from .safe_io import Transaction
+from .terminal import Console, wants_colour
 
 Outputs = dict[str, str]
 
-__all__ = ["BotCliError", "add_bot_commands", "seed_of"]
+__all__ = ["BotCliError", "add_bot_commands", "local_uid", "seed_of"]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
@@ -75,6 +80,12 @@ def _spec(text: str) -> BotSpec:
         return BotSpec.parse(text, allow_exec=True)  # the person typing it runs it
     except StawvsError as exc:
         raise argparse.ArgumentTypeError(exc.message) from None
+
+
+def local_uid(state: str) -> str:
+    """The id of a game record made here from the state text ``state``: the same
+    game, the same id."""
+    return "local-" + hashlib.sha256(state.encode("utf-8")).hexdigest()[:12]
 
 
 def seed_of(text: str | None) -> int | str | None:
@@ -227,137 +238,67 @@ def _cmd_selfplay(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 # -- play --------------------------------------------------------------------------
 
-_HELP = """Type a move (d5 to place a cap; c3-f6,f2 to slide from c3 to f6 and claim f2;
-pass when you cannot move), or a command:
-  moves   list your legal moves
-  hint    ask the first bot for a hint
-  undo    take back your last move (and the bots' answers)
-  help    show this text
-  quit    leave the game
-"""
-
 
 def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
-    """A game in the terminal: written as it goes, so it has no outputs to commit."""
-    lineup = _lineup(args.bot or [BotSpec.parse("mcts")], args.players, seats=1)
-    players = len(lineup) + 1
+    """A game in the terminal, written as it goes; its output is the record asked for."""
+    if args.record:
+        io.reserve(args.record)  # a record that cannot be written is refused before the game
+    if args.state is None:
+        lineup = _lineup(args.bot or [BotSpec.parse("mcts")], args.players, seats=1)
+        players = len(lineup) + 1
+        game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
+    elif args.players is not None or args.variant:
+        raise BotCliError("--players and --variant make a new game: give them or a state")
+    else:
+        game = _load(io, args.state)
+        if game.gameover:
+            raise BotCliError("the game is over already")
+        players = game.numplayers
+        lineup = _lineup(args.bot or [BotSpec.parse("mcts")], players, seats=1)
     if not 1 <= args.seat <= players:
         raise BotCliError(f"--seat must be 1 to {players}, not {args.seat}")
-    game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
     seed = seed_of(args.seed)
-    bots: dict[int, Bot] = {}
-    names = ["You"] * players
-    others = iter(lineup)
-    for seat in range(1, players + 1):
-        if seat != args.seat:
-            spec = next(others)
-            bots[seat] = spec.make(None if seed is None else f"{seed}:{seat}")
-            names[seat - 1] = f"{spec.name} (bot)"
+    seats = [seat for seat in range(1, players + 1) if seat != args.seat]
+    bots: dict[int, Bot] = {
+        seat: spec.make(None if seed is None else f"{seed}:{seat}")
+        for seat, spec in zip(seats, lineup, strict=True)
+    }
+    names = [args.name] * players
+    for seat, label in zip(seats, labels(lineup), strict=True):
+        names[seat - 1] = label
+
+    def resume_command(path: str) -> str:
+        specs = [str(spec) for spec in lineup]
+        while len(specs) > 1 and specs[-1] == specs[-2]:
+            specs.pop()  # the last --bot fills the remaining seats
+        argv = ["stawvs-ap", "play", path, "--seat", str(args.seat)]
+        for spec in specs:
+            argv += ["--bot", spec]
+        return shlex.join(argv)
+
+    console = Console(sys.stdin, sys.stdout, colour=wants_colour(sys.stdout, args.colour))
+    session = TerminalGame(
+        game, bots, names, args.seat, console, resume_command=resume_command, verbose=args.verbose
+    )
     try:
-        _Session(game, bots, names, args.seat, sys.stdin, sys.stdout).run()
+        finished = session.run(resumed=args.state is not None)
     finally:
         for bot in bots.values():
             bot.close()
-    return {}
-
-
-class _Session:
-    """A terminal game: the person at ``seat`` types, the bots answer."""
-
-    def __init__(
-        self,
-        game: StawvsGame,
-        bots: dict[int, Bot],
-        names: list[str],
-        seat: int,
-        read: TextIO,
-        write: TextIO,
-    ) -> None:
-        self.game, self.bots, self.names, self.seat = game, bots, names, seat
-        self.read, self.write = read, write
-        self.turns: list[int] = []  # the plies at which the person moved
-
-    def say(self, text: str) -> None:
-        self.write.write(text + "\n")
-        self.write.flush()
-
-    def run(self) -> None:
-        game = self.game
-        self.say(f"Stawvs for {game.numplayers}: you are player {self.seat}. Type help for help.")
-        self.say(board_text(game, names=self.names))
-        while not game.gameover:
-            player = game.currplayer
-            if player in self.bots:
-                failure = play_turn(game, self.bots[player])
-                if failure is not None:
-                    self.say(f"Player {player} ({self.names[player - 1]}) loses: {failure.message}")
-                    break
-                move = game.lastmove
-                self.say(f"Player {player} ({self.names[player - 1]}) plays {move}.")
-                self.say(board_text(game, names=self.names))
-                continue
-            if not self.ask():
-                self.say("Bye.")
-                return
-        self.say("The game is over.")
-
-    def ask(self) -> bool:
-        """Read and carry out one line of the person's; False at the end of input or ``quit``."""
-        game = self.game
-        self.write.write("Your move: ")
-        self.write.flush()
-        line = self.read.readline()
-        if not line:
-            self.say("")
-            return False
-        text = line.strip()
-        if not self.read.isatty():  # typed ahead or piped: show it as if typed
-            self.say(text)
-        command = text.lower()
-        if command in ("quit", "exit"):
-            return False
-        if command in ("help", "?"):
-            self.say(_HELP.rstrip())
-        elif command == "moves":
-            moves = game.moves()
-            self.say(f"{len(moves)} legal moves: " + " ".join(moves))
-        elif command == "hint":
-            adviser = next(iter(self.bots.values()))
-            best = adviser.analyse(game, seconds=1.0, top=3)
-            adviser.forget()  # its tree is now rooted at the person's turn
-            self.say("Hint: " + ", ".join(f"{c.move} ({100 * c.value:.0f}%)" for c in best))
-        elif command == "undo":
-            self.undo()
-        elif not text:
-            pass
-        else:
-            before = self._ply()
-            try:
-                game.move(text)
-            except StawvsError as exc:
-                self.say(
-                    f"Not a legal move: {exc.message} [{exc.code}] "
-                    "(type moves for the legal moves, help for help)"
-                )
-                return True
-            self.turns.append(before)
-            self.say(board_text(game, names=self.names))
-        return True
-
-    def _ply(self) -> int:
-        return sum(len(round_) for round_ in self.game.move_history())
-
-    def undo(self) -> None:
-        if not self.turns:
-            self.say("There is no move of yours to take back.")
-            return
-        back_to = self.turns.pop()
-        while self._ply() > back_to:
-            self.game.pop()
-        for bot in self.bots.values():
-            bot.forget()
-        self.say("Taken back.")
-        self.say(board_text(self.game, names=self.names))
+    if not args.record:
+        return {}
+    if not finished:
+        console.say(words.game_not_over(args.record))
+        return {}
+    players_of_record = [
+        {"name": name, "uid": f"p{seat}", "is_ai": seat in bots}
+        for seat, name in enumerate(names, start=1)
+    ]
+    record = session.game.gen_record(
+        uid=local_uid(session.game.serialize()), players=players_of_record
+    )
+    console.say(words.record_written(args.record))
+    return {args.record: json.dumps(record, indent=2, ensure_ascii=False) + "\n"}
 
 
 # -- the parser --------------------------------------------------------------------
@@ -480,3 +421,18 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         "--seat", type=_whole, default=1, metavar="N", help="your seat: 1 plays first (default 1)"
     )
     play.add_argument("--seed", metavar="S", help="the same seed gives the same board")
+    play.add_argument(
+        "state", nargs="?", metavar="STATE", help="a saved game to resume (save FILE writes one)"
+    )
+    play.add_argument("--name", default="You", help="your name on the board and in the record")
+    play.add_argument(
+        "--record", metavar="OUT", help="write the game's record to OUT when the game is over"
+    )
+    play.add_argument(
+        "--colour",
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="colours: auto (a terminal without NO_COLOR; the default), always or never",
+    )
+    play.add_argument("--verbose", action="store_true", help="add the codes to refusals")

@@ -21,7 +21,6 @@ command that rewrites its own input holds a lock on it meanwhile: see
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import signal
 import sys
@@ -35,7 +34,7 @@ from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
 from ..records import from_record
 from ..state.format import MAX_STATE_BYTES
-from .botcli import add_bot_commands, seed_of
+from .botcli import add_bot_commands, local_uid, seed_of
 from .safe_io import (
     FileError,
     Interrupted,
@@ -232,7 +231,7 @@ def _cmd_record(args: argparse.Namespace, io: Transaction) -> Outputs:
         {"name": names[i] if names else f"Player {i + 1}", "uid": f"p{i + 1}", "is_ai": False}
         for i in range(game.numplayers)
     ]
-    uid = args.uid or "local-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    uid = args.uid or local_uid(text)
     return {args.output: _json(game.gen_record(uid=uid, players=players))}
 
 
