@@ -224,15 +224,7 @@ def test_colour_at_a_terminal_and_none_with_no_color(
 
 def test_piped_play_is_plain_text_and_bounded(tmp_path: Path) -> None:
     typed = "moves\n" + "x" * 100_000 + "\nquit\n"
-    done = subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", "play", "--bot", "random", "--colour", "auto"],
-        input=typed,
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm"),
-        timeout=60,
-        check=False,
-    )
+    done = _piped("--bot", "random", "--colour", "auto", typed=typed)
     assert done.returncode == 0, done.stderr
     assert not SGR.search(done.stdout)
     assert "That line is longer than 4096 characters: nothing was done." in done.stdout
@@ -247,17 +239,22 @@ def _game_in_collection(seed: int, variants: list[str]) -> StawvsGame:
     return game
 
 
-def _play_piped(state: Path, typed: str, *extra: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", "play", str(state), "--bot", "random", *extra],
+def _piped(*args: str, typed: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``stawvs-ap play ARGS`` with ``typed`` on its standard input (a pipe)."""
+    return subprocess.run(
+        [sys.executable, "-m", "stawvs_ap", "play", *args],
         input=typed,
         capture_output=True,
         text=True,
-        cwd=state.parent,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        cwd=cwd,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm"),
         timeout=60,
         check=False,
     )
+
+
+def _play_piped(state: Path, typed: str, *extra: str) -> str:
+    done = _piped(str(state), "--bot", "random", *extra, typed=typed, cwd=state.parent)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -302,39 +299,19 @@ def test_refusals_are_short_and_codes_come_with_verbose(tmp_path: Path) -> None:
 
 
 def test_resign_ends_the_game_and_the_record_is_written(tmp_path: Path) -> None:
-    out = subprocess.run(
-        [
-            sys.executable,
-            *("-m", "stawvs_ap", "play", "--bot", "random", "--players", "3", "--seed", "2"),
-            *("--record", str(tmp_path / "record.json"), "--name", "Ann"),
-        ],
-        input="resign\n",
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        timeout=60,
-        check=False,
-    ).stdout
+    target = tmp_path / "record.json"
+    args = ("--bot", "random", "--players", "3", "--seed", "2", "--name", "Ann")
+    out = _piped(*args, "--record", str(target), typed="resign\n").stdout
     assert "You resign." in out and "Game over. Winners: random, random #2." in out
-    assert out.rstrip().endswith(f"The game's record is in {tmp_path / 'record.json'}.") or (
-        "You lose." in out
-    )
-    record = json.loads((tmp_path / "record.json").read_text())
+    assert out.rstrip().endswith(f"You lose.\nThe game's record is in {target}.")
+    record = json.loads(target.read_text())
     assert [p["name"] for p in record["header"]["players"]] == ["Ann", "random", "random #2"]
     assert from_record(record).gameover
 
 
 def test_no_record_of_a_game_left_unfinished(tmp_path: Path) -> None:
     target = tmp_path / "record.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", "play", "--bot", "random", "--record", str(target)],
-        input="quit\n",
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        timeout=60,
-        check=False,
-    )
+    done = _piped("--bot", "random", "--record", str(target), typed="quit\n")
     assert done.returncode == 0
     assert f"The game is not over: no record written to {target}." in done.stdout
     assert not target.exists() and not list(tmp_path.iterdir())

@@ -205,23 +205,42 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     }
 
 
-# -- selfplay ----------------------------------------------------------------------
+_VARIANT_HELP = "variants: hole, random, hey, finalfree, pieces-2"
+
+
+# -- selfplay and play: a game to play on ---------------------------------------------
+
+
+def _game_and_lineup(
+    args: argparse.Namespace, io: Transaction, default_bot: str, *, seats: int
+) -> tuple[StawvsGame, list[BotSpec]]:
+    """The game in ``args.state``, or a new one of ``--players`` and ``--variant``,
+    and the bots for its seats less ``seats`` taken by people."""
+    bots = args.bot or [BotSpec.parse(default_bot)]
+    if args.state is None:
+        lineup = _lineup(bots, args.players, seats=seats)
+        players = len(lineup) + seats
+        return StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed)), lineup
+    if args.players is not None or args.variant:
+        raise BotCliError("--players and --variant make a new game: give them or a state")
+    game = _load(io, args.state)
+    if game.gameover:
+        raise BotCliError("the game is over already")
+    return game, _lineup(bots, game.numplayers, seats=seats)
+
+
+def _add_game_options(parser: argparse.ArgumentParser, state: str, bot: str, players: str) -> None:
+    """The options of ``selfplay`` and ``play``: a state, or a new game's; the bots."""
+    parser.add_argument("state", nargs="?", metavar="STATE", help=state)
+    parser.add_argument("--bot", type=_spec, action="append", metavar="SPEC", help=bot)
+    parser.add_argument("--players", type=_whole, metavar="N", help=players)
+    parser.add_argument("--variant", action="extend", nargs="+", metavar="V", help=_VARIANT_HELP)
+    parser.add_argument("--seed", metavar="S", help="seeds the new board and the bots")
 
 
 def _cmd_selfplay(args: argparse.Namespace, io: Transaction) -> Outputs:
     """Bots finish a game: the one in ``args.state``, or a new one."""
-    if args.state is None:
-        players = 2 if args.players is None else args.players
-        if not 2 <= players <= 4:
-            raise BotCliError(f"Stawvs is for 2 to 4 players, not {players}")
-        game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
-    elif args.players is not None or args.variant:
-        raise BotCliError("--players and --variant make a new game: give them or a state")
-    else:
-        game = _load(io, args.state)
-        if game.gameover:
-            raise BotCliError("the game is over already")
-    lineup = _lineup(args.bot or [BotSpec.parse("greedy")], game.numplayers)
+    game, lineup = _game_and_lineup(args, io, "greedy", seats=0)
     seed = seed_of(args.seed)
     bots = [
         spec.make(None if seed is None else f"{seed}:{seat}")
@@ -243,18 +262,8 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     """A game in the terminal, written as it goes; its output is the record asked for."""
     if args.record:
         io.reserve(args.record)  # a record that cannot be written is refused before the game
-    if args.state is None:
-        lineup = _lineup(args.bot or [BotSpec.parse("mcts")], args.players, seats=1)
-        players = len(lineup) + 1
-        game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
-    elif args.players is not None or args.variant:
-        raise BotCliError("--players and --variant make a new game: give them or a state")
-    else:
-        game = _load(io, args.state)
-        if game.gameover:
-            raise BotCliError("the game is over already")
-        players = game.numplayers
-        lineup = _lineup(args.bot or [BotSpec.parse("mcts")], players, seats=1)
+    game, lineup = _game_and_lineup(args, io, "mcts", seats=1)
+    players = game.numplayers
     if not 1 <= args.seat <= players:
         raise BotCliError(f"--seat must be 1 to {players}, not {args.seat}")
     seed = seed_of(args.seed)
@@ -321,7 +330,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         "a bot: random, greedy, mcts, uct or an installed plug-in, with options as "
         "NAME:KEY=VALUE,...; or exec:COMMAND, an engine program (docs/bots.md)"
     )
-    variant_help = "variants: hole, random, hey, finalfree, pieces-2"
+    variant_help = _VARIANT_HELP
 
     hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)
     hint.add_argument("state", metavar="STATE", help="serialized state file, - for stdin")
@@ -382,21 +391,12 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     selfplay = command(
         "selfplay", "let bots finish a game (a new one, or the game in STATE)", _cmd_selfplay
     )
-    selfplay.add_argument(
-        "state", nargs="?", metavar="STATE", help="a state file to play on (- for stdin)"
+    _add_game_options(
+        selfplay,
+        "a state file to play on (- for stdin); without it a new game",
+        bot_help + "; once per seat, the last fills the rest (default: greedy)",
+        "2, 3 or 4, for a new game (default: one per --bot, at least 2)",
     )
-    selfplay.add_argument(
-        "--bot",
-        type=_spec,
-        action="append",
-        metavar="SPEC",
-        help=bot_help + "; once per seat, the last fills the rest (default: greedy)",
-    )
-    selfplay.add_argument(
-        "--players", type=_whole, metavar="N", help="2, 3 or 4, for a new game (default 2)"
-    )
-    selfplay.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
-    selfplay.add_argument("--seed", metavar="S", help="seeds the new board and the bots")
     selfplay.add_argument(
         "-o",
         "--output",
@@ -406,23 +406,14 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
 
     play = command("play", "play a game against bots in the terminal", _cmd_play)
-    play.add_argument(
-        "--bot",
-        type=_spec,
-        action="append",
-        metavar="SPEC",
-        help=bot_help + "; once per bot seat, the last fills the rest (default: mcts)",
+    _add_game_options(
+        play,
+        "a saved game to resume (save FILE writes one); without it a new game",
+        bot_help + "; once per bot seat, the last fills the rest (default: mcts)",
+        "2, 3 or 4 (default: you and one per --bot)",
     )
-    play.add_argument(
-        "--players", type=_whole, metavar="N", help="2, 3 or 4 (default: you and one per --bot)"
-    )
-    play.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
     play.add_argument(
         "--seat", type=_whole, default=1, metavar="N", help="your seat: 1 plays first (default 1)"
-    )
-    play.add_argument("--seed", metavar="S", help="the same seed gives the same board")
-    play.add_argument(
-        "state", nargs="?", metavar="STATE", help="a saved game to resume (save FILE writes one)"
     )
     play.add_argument("--name", default="You", help="your name on the board and in the record")
     play.add_argument(
