@@ -2,20 +2,26 @@
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
     python benchmarks/strength.py balance --games 200 --jobs 2 --out benchmarks/results
+    python benchmarks/strength.py balance --bot mcts --players 2 3 --games 800 \
+        --run /tmp/balance-run --resume --cluster tcp://scheduler:8786 --out benchmarks/results
     python benchmarks/strength.py table
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
 ``--only``) and prints its table; with ``--out DIR`` it also writes the JSON
 report to ``DIR/NAME.json`` (``--out benchmarks/results`` replaces the
 committed reports, which nothing else writes). ``balance`` plays self-play
-matches per variant (:data:`BALANCE_BOT`), reported as
-``balance-VARIANT.json`` likewise. A report holds the match's settings, each
-bot's statistics and every game; it also names the package version and, per
-bot, every option it played with, its class's defaults included, so that a
-report still says what was measured after the defaults change. ``table``
-prints the Markdown tables of docs/strength.md and docs/balance.md from the
-committed reports. Every match is seeded, so the same command repeats the
-same boards.
+matches per variant (:data:`BALANCE_BOTS`), reported likewise as
+``balance-[BOT-]VARIANT[-3p].json``. With ``--run DIR`` each balance match keeps its games in
+``DIR/NAME/`` as they finish (``stawvs-ap arena --records``), the matches'
+games interleaved so that a run stopped early covers every table alike;
+``--resume`` continues such a run, and ``--played-only`` writes the reports
+from what a run has kept without playing. A report holds the match's
+settings, each bot's statistics and every game; it also names the package
+version and, per bot, every option it played with, its class's defaults
+included, so that a report still says what was measured after the defaults
+change. ``table`` prints the Markdown tables of docs/strength.md and
+docs/balance.md from those files. Every match is seeded, so the same command
+repeats the same boards.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +44,17 @@ from stawvs_ap import __version__  # noqa: E402
 from stawvs_ap.bots import BOTS  # noqa: E402
 from stawvs_ap.bots.arena import (  # noqa: E402
     BotSpec,
+    GameResult,
+    Match,
     format_table,
     match_report,
     play_match,
+    play_matches,
     summarise,
     wilson,
 )
-from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
+from stawvs_ap.bots.journal import Journal  # noqa: E402
+from stawvs_ap.tools.botcli import progress_bar, runner_for  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -69,8 +80,15 @@ FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     ),
 }
 
-#: The self-play bot of the balance report: fast, and far stronger than random.
-BALANCE_BOT = "greedy"
+#: The self-play bots of the balance report, by the name ``--bot`` takes: the
+#: spec, and the prefix of the report names. Greedy is fast and far stronger
+#: than random; MCTS at 2,000 iterations a move (what 0.25 s gives on an idle
+#: core) is expert play, the same on a busy machine or a cluster as on an idle
+#: one, and the same games for the same seeds. Both play the same boards.
+BALANCE_BOTS: dict[str, tuple[str, str]] = {
+    "greedy": ("greedy", ""),
+    "mcts": ("mcts:iterations=2000", "mcts-"),
+}
 BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
 
 
@@ -99,12 +117,27 @@ def _run(
     for entry, spec in zip(report["bots"], specs, strict=True):
         entry["options"] = bot_options(spec)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
+    _save(report, name, out, specs, results)
+
+
+def _save(
+    report: dict[str, Any],
+    name: str,
+    out: Path | None,
+    lineup: Sequence[BotSpec],
+    results: Sequence[GameResult],
+    commit: str | None = None,
+) -> None:
+    """Print the match's table; with ``out``, also write ``report`` as
+    ``out/NAME.json``, with the package version and the commit it was measured
+    at (``commit``, or this checkout's)."""
+    sys.stdout.write(f"{name}:\n" + format_table(summarise(lineup, results)))
+    if out is None:
+        return
     report["package"] = __version__
-    report["commit"] = _commit()
-    sys.stdout.write(format_table(summarise(specs, results)))
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+    report["commit"] = commit or _commit()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
 
 
 def _git(*args: str) -> str:
@@ -206,24 +239,86 @@ def _balance_row(report: dict[str, Any]) -> str:
     )
 
 
-def _balance_name(variants: list[str], players: int) -> str:
+def _balance_name(variants: list[str], players: int, bot: str = "greedy") -> str:
     suffix = "" if players == 2 else f"-{players}p"
-    return f"balance-{'-'.join(variants) or 'default'}{suffix}"
+    return f"balance-{BALANCE_BOTS[bot][1]}{'-'.join(variants) or 'default'}{suffix}"
 
 
-def _balance_table(players: int) -> str:
+def _balance_table(players: int, bot: str = "greedy") -> str:
     lines = [
-        f"{players} players:",
+        f"{players} players, {BALANCE_BOTS[bot][0]}:",
         "",
         "| variants | games | first player wins (95% interval) | plies | winning score "
         "| winning margin | ties |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for variants in BALANCE_VARIANTS:
-        path = RESULTS / f"{_balance_name(variants, players)}.json"
+        path = RESULTS / f"{_balance_name(variants, players, bot)}.json"
         if path.exists():
             lines.append(_balance_row(json.loads(path.read_text())))
     return "\n".join(lines) + "\n"
+
+
+def _balance(args: argparse.Namespace) -> None:
+    """Play (or, with ``--played-only``, only report) the balance matches of
+    ``args.bot``: every variant set for every player count, interleaved."""
+    spec, _ = BALANCE_BOTS[args.bot]
+    plan = [(variants, players) for players in args.players for variants in BALANCE_VARIANTS]
+    names = [_balance_name(v, p, args.bot) for v, p in plan]
+    # Every bot plays the greedy report's boards, so the tables compare alike.
+    matches = [
+        Match((BotSpec.parse(spec),) * p, tuple(v), _balance_name(v, p), fresh_boards=True)
+        for v, p in plan
+    ]
+    if args.run is None and (args.resume or args.played_only):
+        raise SystemExit("--resume and --played-only need --run DIR")
+    journals = (
+        [
+            Journal(Path(args.run) / name, match, resume=args.resume or args.played_only)
+            for name, match in zip(names, matches, strict=True)
+        ]
+        if args.run
+        else [None] * len(matches)
+    )
+    started = time.monotonic()
+    commits = Path(args.run) / "commits.txt" if args.run else None
+    if commits and not args.played_only:  # a run may go on over several checkouts
+        with commits.open("a") as file:
+            file.write(f"{_commit()}\n")
+    try:
+        if args.played_only:
+            results = [sorted(j.played().values(), key=lambda r: r.index) for j in journals if j]
+        else:
+            sys.stderr.write(f"balance: {spec} self-play, {len(matches)} matches interleaved\n")
+            runner, release = runner_for(args.cluster, None if args.cluster else args.jobs)
+            try:
+                results = play_matches(
+                    matches,
+                    [args.games] * len(matches),
+                    runner=runner,
+                    keepers=journals,
+                    progress=progress_bar(sys.stderr),
+                )
+            finally:
+                release()
+    finally:
+        for journal in journals:
+            if journal:
+                journal.close()
+    out = Path(args.out) if args.out else None
+    for name, match, found in zip(names, matches, results, strict=True):
+        if not found:
+            continue
+        report = match_report(match.lineup, found, variants=match.variants, seed=match.seed)
+        for entry, bot in zip(report["bots"], match.lineup, strict=True):
+            entry["options"] = bot_options(bot)
+        report["bot"] = spec
+        report["game_seconds"] = round(sum(sum(r.thinking) for r in found) / len(found), 2)
+        if not args.played_only:
+            report["wall_seconds"] = round(time.monotonic() - started, 1)
+        # The code that played the games, which is not always the code reporting them.
+        played_by = commits.read_text().split() if commits and commits.exists() else []
+        _save(report, name, out, match.lineup, found, ", ".join(dict.fromkeys(played_by)) or None)
 
 
 def main() -> None:
@@ -232,10 +327,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="+", choices=sorted(FIGURES), help="figures to measure")
-    parser.add_argument("--players", type=int, default=2, help="players of the balance games")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[2], help="player counts of the balance games"
+    )
+    parser.add_argument(
+        "--bot", choices=sorted(BALANCE_BOTS), default="greedy", help="the balance's self-play bot"
+    )
+    parser.add_argument("--cluster", metavar="ADDRESS", help="play on this Dask scheduler")
+    parser.add_argument("--run", metavar="DIR", help="keep the balance games in DIR as they finish")
+    parser.add_argument("--resume", action="store_true", help="continue the run kept in --run")
+    parser.add_argument(
+        "--played-only", action="store_true", help="write the reports of --run, play nothing"
+    )
     parser.add_argument(
         "--out",
-        type=Path,
         metavar="DIR",
         help="also write each match's JSON report to DIR/NAME.json (the committed ones are "
         "in benchmarks/results; without --out nothing is written)",
@@ -244,27 +349,18 @@ def main() -> None:
     if args.what == "figures":
         for name in args.only or list(FIGURES):
             lineup, variants, _ = FIGURES[name]
-            _run(name, lineup, variants, args.games, args.jobs, args.out)
-    elif args.what == "balance":
-        for variants in BALANCE_VARIANTS:
-            name = _balance_name(variants, args.players)
             _run(
-                name,
-                [BALANCE_BOT] * args.players,
-                variants,
-                args.games,
-                args.jobs,
-                args.out,
-                fresh_boards=True,
+                name, lineup, variants, args.games, args.jobs, Path(args.out) if args.out else None
             )
+    elif args.what == "balance":
+        _balance(args)
     else:
+        tables = [_balance_table(p, bot) for bot in BALANCE_BOTS for p in (2, 3)]
         sys.stdout.write(
             "docs/strength.md:\n\n"
             + _figures_table()
             + "\ndocs/balance.md:\n\n"
-            + _balance_table(2)
-            + "\n"
-            + _balance_table(3)
+            + "\n".join(tables)
         )
 
 

@@ -64,6 +64,8 @@ class ErrorCode(StrEnum):
     NOT_FINISHED = "NOT_FINISHED"
     # A bot that gave no move: an external engine late, silent, crashed or wrong.
     BOT_FAILED = "BOT_FAILED"
+    # The arena's runs.
+    ARENA_FAILED = "ARENA_FAILED"
     # The JSON-RPC service's protocol errors, as its client reports them.
     PARSE_ERROR = "PARSE_ERROR"
     INVALID_REQUEST = "INVALID_REQUEST"

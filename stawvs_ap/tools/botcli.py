@@ -25,6 +25,7 @@ from typing import TextIO, TypeVar
 from ..bots import Bot
 from ..bots.arena import (
     BotSpec,
+    Match,
     failures_text,
     format_table,
     labels,
@@ -33,6 +34,8 @@ from ..bots.arena import (
     summarise,
 )
 from ..bots.base import play_turn
+from ..bots.journal import Journal
+from ..bots.runners import InProcess, LocalProcesses, Runner, cores
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
@@ -43,7 +46,15 @@ from .terminal import Console, wants_colour
 
 Outputs = dict[str, str]
 
-__all__ = ["BotCliError", "add_bot_commands", "local_uid", "seed_of"]
+__all__ = [
+    "MAX_GAMES",
+    "BotCliError",
+    "add_bot_commands",
+    "local_uid",
+    "progress_bar",
+    "runner_for",
+    "seed_of",
+]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
@@ -159,21 +170,58 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
 # -- arena -------------------------------------------------------------------------
 
 
-def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
-    """A progress callback drawing ``[#####.....] done/total games`` on ``stream``."""
-    started = time.monotonic()
+#: The most games one ``arena`` run plays (its results are held in memory).
+MAX_GAMES = 100_000
 
-    def show(done: int, total: int) -> None:
-        filled = width * done // total if total else width
-        elapsed = time.monotonic() - started
-        stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games {elapsed:.0f}s"
+
+def progress_bar(stream: TextIO, width: int = 30) -> _ProgressBar:
+    """A progress callback drawing ``[#####.....] done/total games`` on ``stream``,
+    with the games retried after a worker died under them."""
+    return _ProgressBar(stream, width)
+
+
+class _ProgressBar:
+    def __init__(self, stream: TextIO, width: int) -> None:
+        self.stream, self.width = stream, width
+        self.started = time.monotonic()
+        self.open = False  # a bar is drawn and its line not yet ended
+
+    def __call__(self, done: int, total: int, retries: int = 0) -> None:
+        filled = self.width * done // total if total else self.width
+        elapsed = time.monotonic() - self.started
+        again = f", {retries} retried" if retries else ""
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} games {elapsed:.0f}s{again}")
+        self.open = done != total
+        self.stream.write("" if self.open else "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        """End the bar's line, so that what follows (an error, an interrupt) has its own."""
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False
+
+
+def runner_for(cluster: str | None, jobs: int | None) -> tuple[Runner, Callable[[], None]]:
+    """The runner of ``--cluster ADDRESS`` or ``--jobs J`` (neither: this process),
+    and how to let it go when done; ``BAD_ARGUMENT`` for both, or for more jobs
+    than cores, and ``ARENA_FAILED`` for a cluster that cannot be reached."""
+    if cluster is not None:
+        if jobs is not None:
+            raise BotCliError("give --jobs or --cluster, not both: the cluster has its own workers")
+        from ..bots.cluster import Cluster  # Dask is imported only when asked for
+
+        connected = Cluster(cluster)
+        return connected, connected.close
+    jobs = 1 if jobs is None else jobs
+    most = cores()
+    if not 1 <= jobs <= most:
+        raise BotCliError(
+            f"--jobs must be from 1 to {most} (the cores of this machine), not {jobs}"
         )
-        if done == total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
+    return (LocalProcesses(jobs) if jobs > 1 else InProcess()), lambda: None
 
 
 def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
@@ -181,24 +229,61 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
         args.bot or [BotSpec.parse("mcts:seconds=0.25"), BotSpec.parse("greedy")], args.players
     )
     variants = _variants(args.variant)
-    if args.games < 1:
-        raise BotCliError(f"--games must be at least 1, not {args.games}")
-    if args.jobs < 1:
-        raise BotCliError(f"--jobs must be at least 1, not {args.jobs}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise BotCliError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
+    if args.resume and args.records is None:
+        raise BotCliError("--resume continues the run kept with --records DIR: give its DIR")
     seed = seed_of(args.seed)
     assert seed is not None
+    match = Match(tuple(lineup), tuple(variants), seed)
     progress = None if args.quiet else progress_bar(sys.stderr)
-    results = play_match(
-        lineup, args.games, variants=variants, seed=seed, jobs=args.jobs, progress=progress
-    )
+    runner, release = runner_for(args.cluster, args.jobs)  # refused before DIR is made
+    journal = None
+    try:
+        if args.records:
+            journal = Journal(args.records, match, resume=args.resume)
+        results = play_match(
+            lineup,
+            args.games,
+            variants=variants,
+            seed=seed,
+            runner=runner,
+            keeper=journal,
+            progress=progress,
+        )
+    except StawvsError as exc:
+        if journal is None or exc.code != ErrorCode.ARENA_FAILED:
+            raise
+        kept = len(journal.played())
+        raise BotCliError(
+            f"{exc.message}; what it played is kept in {args.records!r} "
+            f"({kept} game{'s' if kept != 1 else ''}): the same command with --resume "
+            "continues the run"
+        ) from None
+    finally:
+        release()
+        if progress is not None:
+            progress.end()
+        if journal is not None:
+            journal.close()
     if args.json:
-        report = match_report(lineup, results, variants=variants, seed=seed)
+        report = match_report(
+            lineup,
+            results,
+            variants=variants,
+            seed=seed,
+            record_path=journal.record_path if journal else None,
+        )
         return {"-": json.dumps(report, indent=2, ensure_ascii=False) + "\n"}
     plies = sum(r.plies for r in results) / len(results)
+    retries = sum(r.attempts - 1 for r in results)
+    notes = (f", {retries} retried" if retries else "") + (
+        f", kept in {args.records}" if args.records else ""
+    )
     return {
         "-": (
             f"{len(lineup)} players, variants: {', '.join(variants) or 'none'}, seed {seed}, "
-            f"{len(results)} games, {plies:.1f} plies a game\n\n"
+            f"{len(results)} games, {plies:.1f} plies a game{notes}\n\n"
             + format_table(summarise(lineup, results))
             + failures_text(lineup, results)
         )
@@ -366,7 +451,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         type=_whole,
         default=20,
         metavar="N",
-        help="games to play (default 20; a multiple of the players keeps seats even)",
+        help="games to play, 1 to 100,000 (default 20; a multiple of the players keeps seats even)",
     )
     arena.add_argument(
         "--players", type=_whole, metavar="N", help="2, 3 or 4 (default: one per --bot, at least 2)"
@@ -381,9 +466,25 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     arena.add_argument(
         "--jobs",
         type=_whole,
-        default=1,
         metavar="J",
-        help="games played at once in separate processes (default 1)",
+        help="games played at once in separate processes, at most one per core (default 1)",
+    )
+    arena.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT); "
+        "needs pip install 'stawvs-ap[cluster]'",
+    )
+    arena.add_argument(
+        "--records",
+        metavar="DIR",
+        help="keep every game as it finishes: its record (DIR/game-NNNNNN.json, "
+        "replayable) and its result (DIR/arena.jsonl)",
+    )
+    arena.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run kept in --records DIR: play only the games it lacks",
     )
     arena.add_argument("--json", action="store_true", help="print a JSON report instead")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
