@@ -127,13 +127,15 @@ def test_hint_prints_the_best_move_and_candidates(state_file: Path) -> None:
     done = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--top", "3")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    best = lines[0].removeprefix("best: ")
+    best = lines[0].removeprefix("best: ").removesuffix(" (the bot's choice)")
     assert game.is_legal(best)
-    assert lines[2].split()[0] == best and len(lines) == 5
+    assert lines[1] == "the bot's 3 best moves, by their share of the win:"
+    assert lines[2].split() == ["move", "share", "points", "visits"] and len(lines) == 6
+    assert best in [line.split()[0] for line in lines[3:]]
     as_json = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--json")
     doc = json.loads(as_json.stdout)
-    assert doc["best"] == best and doc["player"] == 1
-    assert all(set(c) == {"move", "visits", "value"} for c in doc["candidates"])
+    assert doc["best"] == best and doc["player"] == 1 and doc["sorted_by"] == "share"
+    assert all(set(c) == {"move", "share", "points", "visits"} for c in doc["candidates"])
 
 
 def test_arena_prints_a_table_and_a_json_report() -> None:

@@ -29,10 +29,12 @@ GameLike = StawvsGame | Position
 class Candidate:
     """One move of an analysis: how often the search tried it and what it is worth.
 
-    ``value`` is from the point of view of the player to move: for the search
-    bots the mean reward of the move's simulations (0 = lost, 1 = won; a win
-    shared by k players counts 1/k), for :class:`GreedyBot` its evaluation in
-    points (own estimated total minus the best opponent's).
+    ``value`` is, for every bot, the share of the win the player to move can
+    expect after the move, from 0 (lost) to 1 (won alone; a win shared by k
+    players is 1/k): for the search bots the mean reward of the move's
+    simulations, for :class:`GreedyBot` the share its evaluation makes
+    (:func:`~stawvs_ap.bots.simulate.lead_share`), for a bot that knows
+    nothing (:class:`RandomBot`) an even share.
     """
 
     move: Move

@@ -312,12 +312,13 @@ class ExecBot(Bot):
 
     def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
         """The engine's ``analyse`` answer, or, from an engine that has none, its
-        choice as the only candidate (no visits, value 0.5: nothing known)."""
+        choice as the only candidate (no visits, worth an even share: nothing known)."""
         game = self._game_of(position)
+        even = 1.0 / position.rules.numplayers
         try:
             result = self._ask("analyse", game, budget)
         except _NoSuchMethod:
-            return [Candidate(self._choose(position, budget), 0, 0.5)]
+            return [Candidate(self._choose(position, budget), 0, even)]
         listed = result.get("candidates") if isinstance(result, dict) else None
         if not isinstance(listed, list) or not listed:
             raise self._fail(BotFailure("forfeit", "its analysis lists no candidates"))
@@ -327,7 +328,7 @@ class ExecBot(Bot):
                 raise self._fail(
                     BotFailure("forfeit", f"its analysis lists {_excerpt(str(entry))}")
                 )
-            value, visits = entry.get("value", 0.5), entry.get("visits", 0)
+            value, visits = entry.get("value", even), entry.get("visits", 0)
             if not (isinstance(value, int | float) and not isinstance(value, bool)) or not (
                 0 <= value <= 1
             ):

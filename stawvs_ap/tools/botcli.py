@@ -40,6 +40,7 @@ from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from . import playwords as words
+from .hints import hint_rows
 from .playgame import TerminalGame
 from .safe_io import Transaction
 from .terminal import Console, wants_colour
@@ -155,15 +156,24 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
     with args.bot.make(seed_of(args.seed)) as bot:
         candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
+    rows = hint_rows(game, candidates)
     if args.json:
         doc = {
             "player": game.currplayer,
             "best": str(candidates[0].move),
-            "candidates": [c.to_dict() for c in candidates],
+            "sorted_by": "share",
+            "candidates": [row.to_dict() for row in rows],
         }
         return {"-": json.dumps(doc) + "\n"}
-    lines = [f"best: {candidates[0].move}", f"{'move':<10} {'visits':>7} {'value':>7}"]
-    lines += [f"{c.move!s:<10} {c.visits:>7} {c.value:>7.3f}" for c in candidates]
+    lines = [
+        f"best: {candidates[0].move} (the bot's choice)",
+        f"the bot's {len(rows)} best moves, by their share of the win:",
+        f"{'move':<10} {'share':>6} {'points':>7} {'visits':>7}",
+    ]
+    lines += [
+        f"{row.move:<10} {100 * row.share:>5.1f}% {row.points:>+7.1f} {row.visits:>7}"
+        for row in rows
+    ]
     return {"-": "\n".join(lines) + "\n"}
 
 

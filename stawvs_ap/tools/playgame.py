@@ -23,6 +23,7 @@ from ..host.game import StawvsGame
 from ..pictures.textboard import board_text
 from ..state.format import MAX_STATE_BYTES
 from . import playwords as words
+from .hints import hint_rows
 from .safe_io import FileError, Transaction
 from .terminal import MAX_LINE, TOO_LONG, Console
 
@@ -207,9 +208,9 @@ class TerminalGame:
 
     def hint(self) -> None:
         adviser = next(iter(self.bots.values()))
-        best = adviser.analyse(self.game, seconds=1.0, top=3)
+        best = hint_rows(self.game, adviser.analyse(self.game, seconds=1.0, top=3))
         adviser.forget()  # its tree is now rooted at the person's turn
-        self.console.say(words.hint([(str(c.move), f"{100 * c.value:.0f}%") for c in best]))
+        self.console.say(words.hint([(row.move, row.share, row.points) for row in best]))
 
     def undo(self) -> None:
         """Take back the person's last move of their own choosing and what followed."""

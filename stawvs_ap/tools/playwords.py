@@ -142,9 +142,13 @@ def cap_stuck(square: str) -> str:
     return f"Your cap on {square} cannot move."
 
 
-def hint(moves: Sequence[tuple[str, str]]) -> str:
-    """``moves``: each suggested move and what it is worth, as text."""
-    return "Hint: " + ", ".join(f"{move} ({worth})" for move, worth in moves)
+def hint(moves: Sequence[tuple[str, float, float]]) -> str:
+    """``moves``: each suggested move, the share of the win it makes (0–1) and the
+    lead in points after it."""
+    return "Hint: " + ", ".join(
+        f"{move} ({100 * share:.0f}% of the win, {points:+.1f} points)"
+        for move, share, points in moves
+    )
 
 
 def no_undo() -> str:
