@@ -25,6 +25,7 @@ from types import TracebackType
 from typing import IO, Any, Final
 
 from stawvs_ap.errors import ErrorCode, StawvsError
+from stawvs_ap.tools.jsonrpc import MAX_RESPONSE_BYTES
 
 __all__ = ["Client", "RemoteError"]
 
@@ -55,6 +56,26 @@ class RemoteError(StawvsError):
         super().__init__(ErrorCode(code), message)
         self.rpc_code = rpc_code
         self.data = data
+
+
+def _request_line(method: str, params: Mapping[str, Any] | None, rid: int | None) -> bytes:
+    """A request (a notification without ``rid``) as a line of JSON; ``BAD_ARGUMENT``,
+    nothing sent, for parameters JSON cannot carry (NaN, infinities, objects that
+    are not numbers, texts, lists, dicts, booleans or None)."""
+    request: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if rid is not None:
+        request["id"] = rid
+    if params is not None:
+        request["params"] = dict(params)
+    try:
+        return json.dumps(request, separators=(",", ":"), allow_nan=False).encode("ascii")
+    except ValueError as exc:
+        reason = "NaN and infinities are not JSON numbers" if "float" in str(exc) else exc
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot send {method!r:.80}: {reason}") from None
+    except (TypeError, RecursionError) as exc:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"cannot send {method!r:.80}: {str(exc)[:200]}"
+        ) from None
 
 
 class Client:
@@ -129,10 +150,15 @@ class Client:
             raise ConnectionError("the server no longer reads its input") from None
 
     def read_raw(self) -> bytes:
-        """The next line the server writes, newline included."""
-        line = self._pipe(self._process.stdout).readline()
+        """The next line the server writes, newline included (at most
+        :data:`~stawvs_ap.tools.jsonrpc.MAX_RESPONSE_BYTES` and the newline)."""
+        line = self._pipe(self._process.stdout).readline(MAX_RESPONSE_BYTES + 2)
         if not line:
             raise ConnectionError(f"the server closed its output (status {self._process.poll()})")
+        if not line.endswith(b"\n") and len(line) > MAX_RESPONSE_BYTES:
+            raise ConnectionError(
+                f"the server answered a line longer than {MAX_RESPONSE_BYTES:,} bytes"
+            )
         return line
 
     @staticmethod
@@ -147,24 +173,32 @@ class Client:
         """Call ``method`` with ``params`` (by name); return its result or raise
         :class:`RemoteError` for an error response."""
         rid = next(self._ids)
-        request: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            request["params"] = dict(params)
-        self.send_raw(json.dumps(request, separators=(",", ":")).encode("ascii"))
-        response = json.loads(self.read_raw())
-        if not isinstance(response, dict) or response.get("id") != rid:
+        self.send_raw(_request_line(method, params, rid))
+        line = self.read_raw()
+        try:
+            response = json.loads(line)
+        except ValueError:
+            raise ConnectionError(f"the server answered what is not JSON: {line!r:.200}") from None
+        if not isinstance(response, dict):
+            raise ConnectionError(f"the server answered what is not a response: {response!r:.200}")
+        error = response.get("error")
+        # An id of null answers a request the server could not read (a parse error).
+        if response.get("id") != rid and not (response.get("id") is None and error):
             raise ConnectionError(f"the server answered out of turn: {response!r:.200}")
-        if "error" in response:
-            error = response["error"]
-            raise RemoteError(error["code"], error["message"], error.get("data"))
-        return response["result"]
+        if error is not None:
+            if not isinstance(error, dict):
+                raise ConnectionError(f"the server answered a broken error: {error!r:.200}")
+            code = error.get("code")
+            raise RemoteError(
+                code if isinstance(code, int) else -32603,
+                str(error.get("message", "")),
+                error.get("data"),
+            )
+        return response.get("result")
 
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Send ``method`` as a notification: the server answers nothing."""
-        request: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            request["params"] = dict(params)
-        self.send_raw(json.dumps(request, separators=(",", ":")).encode("ascii"))
+        self.send_raw(_request_line(method, params, None))
 
     def _with_state(self, method: str, state: State, **params: Any) -> Result:
         given = {k: v for k, v in params.items() if v is not None}

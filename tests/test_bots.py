@@ -284,7 +284,7 @@ def test_a_finished_game_has_no_move() -> None:
 def test_bots_accept_positions_and_names_are_registered() -> None:
     position = Position.initial(3, ["hole"], seed=2)
     assert position.is_legal(MCTSBot(seed=1).choose(position, iterations=5))
-    assert set(BOTS) == {"random", "greedy", "mcts", "uct", "exec"}
+    assert set(BOTS) == {"random", "greedy", "mcts", "uct"}
 
 
 # -- the knowledge the bots use ------------------------------------------------------

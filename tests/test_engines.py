@@ -369,3 +369,16 @@ def test_an_interrupted_arena_leaves_no_engine_behind(engines: Engines, jobs: st
     assert arena.returncode == 128 + signal.SIGINT
     assert err.strip().splitlines()[-1] == "stawvs-ap: interrupted"
     assert not engines.alive()
+
+
+def test_exec_specs_from_python_values_are_refused_unless_allowed() -> None:
+    from stawvs_ap.bots import make_bot
+
+    with pytest.raises(StawvsError, match="not allowed"):
+        BotSpec.of("exec", {"command": sys.executable})
+    with pytest.raises(StawvsError, match="not allowed"):
+        make_bot(f"exec:{sys.executable}")
+    spec = BotSpec.of("exec", {"command": sys.executable, "startup": 1}, allow_exec=True)
+    assert dict(spec.options) == {"command": sys.executable, "startup": 1.0}
+    with pytest.raises(StawvsError, match="option startup must be a number from 0 to 60"):
+        BotSpec.parse(f"exec:startup=99:{sys.executable}", allow_exec=True)

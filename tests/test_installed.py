@@ -331,4 +331,4 @@ def test_a_bot_plugin_installed_with_pip_takes_a_seat(installed: Installed) -> N
         ),
         "arena with the plug-in",
     )
-    assert json.loads(done.stdout)["bots"][0]["spec"] == "first:last=True"
+    assert json.loads(done.stdout)["bots"][0]["spec"] == "first:last=true"

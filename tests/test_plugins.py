@@ -26,15 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = '''
 """A plug-in bot: plays the legal move that comes first, or the last with last=true."""
 
-from stawvs_ap.bots import Bot, Candidate
+from stawvs_ap.bots import Bot, Candidate, Option
+from stawvs_ap.bots.options import ITERATIONS, SECONDS
 
 
 class FirstBot(Bot):
     name = "first"
+    options = (SECONDS, ITERATIONS, Option("last", bool, False, "play the last legal move"))
 
     def __init__(self, *, seed=None, seconds=None, iterations=None, last=False):
         super().__init__(seed=seed, seconds=seconds, iterations=iterations)
-        self.last = last
+        self.last = self.option("last").check(last)
 
     def _choose(self, position, budget):
         return self._analyse(position, budget)[0].move
@@ -113,7 +115,7 @@ def test_a_plugin_plays_in_the_arena_with_its_options(site: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["bots"][0]["spec"] == "first:last=True"
+    assert report["bots"][0]["spec"] == "first:last=true"
     assert all(r["ending"] == "normal" for r in report["results"])
 
 
@@ -141,8 +143,9 @@ def test_a_plugin_takes_a_seat_in_the_terminal_game(site: Path) -> None:
     [
         ("broken", "the bot plug-in 'broken' (stawvs_first_missing:Bot) cannot be loaded"),
         ("notabot", "is not a subclass of stawvs_ap.bots.Bot"),
-        ("first:depth=3", "bot 'first' takes options KEY=VALUE with KEY one of"),
-        ("nobody", "unknown bot 'nobody' (known: random, greedy, mcts, uct, exec, broken"),
+        ("first:depth=3", "bot first takes the options seconds, iterations, last, not 'depth'"),
+        ("first:last=maybe", "bot first: option last must be true or false, not 'maybe'"),
+        ("nobody", "unknown bot 'nobody' (known: broken, exec, first, greedy, mcts, notabot,"),
     ],
 )
 def test_a_plugin_that_cannot_play_is_one_line_and_status_2(

@@ -3,7 +3,7 @@
 >>> from stawvs_ap import StawvsGame
 >>> from stawvs_ap.bots import BOTS, GreedyBot, MCTSBot
 >>> sorted(BOTS)  # the names of bot specs: "mcts:seconds=0.25"
-['exec', 'greedy', 'mcts', 'random', 'uct']
+['greedy', 'mcts', 'random', 'uct']
 >>> game = StawvsGame.new(2, seed=1)
 >>> before = game.serialize()
 >>> move = GreedyBot(seed=1).choose(game)
@@ -20,9 +20,12 @@ Every bot takes ``seed=`` and answers ``choose(game, seconds=..., iterations=...
 with a legal :class:`~stawvs_ap.core.moves.Move`, leaving ``game`` unchanged;
 ``analyse(game, ...)`` lists the candidates it weighed, best first. The bots
 read ``game.position`` only, so a :class:`~stawvs_ap.core.position.Position`
-will do as well. :func:`bot_class` finds a bot by name, built in or a plug-in
-of another package; :class:`ExecBot` plays an external program. docs/bots.md
-says what every bot promises.
+will do as well. A bot spec (``mcts:seconds=0.5``, :class:`BotSpec`) names a
+bot and its options, each declared with a type and a range
+(:class:`Option`); :func:`make_bot` makes the bot and its budget from one.
+:func:`bot_class` finds a bot by name, built in or a plug-in of another
+package; :class:`ExecBot` plays an external program. docs/bots.md says what
+every bot promises.
 """
 
 from __future__ import annotations
@@ -30,22 +33,29 @@ from __future__ import annotations
 from .base import Bot, BotFailure, Budget, Candidate
 from .engine import ExecBot
 from .mcts import MCTSBot
+from .options import MAX_ITERATIONS, MAX_SECONDS, Option
 from .registry import BOTS, ENTRY_POINT_GROUP, bot_class, bot_names
 from .simple import GreedyBot, RandomBot
+from .spec import BotSpec, make_bot
 from .uct import UCTBot
 
 __all__ = [
     "BOTS",
     "ENTRY_POINT_GROUP",
+    "MAX_ITERATIONS",
+    "MAX_SECONDS",
     "Bot",
     "BotFailure",
+    "BotSpec",
     "Budget",
     "Candidate",
     "ExecBot",
     "GreedyBot",
     "MCTSBot",
+    "Option",
     "RandomBot",
     "UCTBot",
     "bot_class",
     "bot_names",
+    "make_bot",
 ]

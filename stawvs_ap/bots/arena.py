@@ -11,20 +11,17 @@ however many processes play them.
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..state.entry import ENDINGS
-from .base import Bot, now, play_turn
-from .engine import ExecBot
-from .registry import bot_class
+from .base import now, play_turn
 from .runners import InProcess, LocalProcesses, Runner, Stopped
+from .spec import BotSpec
 
 __all__ = [
     "NORMAL_ENDING",
@@ -47,98 +44,6 @@ __all__ = [
     "summarise",
     "wilson",
 ]
-
-Option = int | float | bool | str
-
-
-def _option(text: str) -> Option:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
-    return value
-
-
-def _exec_parts(rest: str) -> tuple[str, str]:
-    """An ``exec`` spec's options and command: ``KEY=VALUE,...:COMMAND``, or the
-    whole of ``rest`` as the command when what comes before its first ``:`` is
-    not a list of options."""
-    head, colon, tail = rest.partition(":")
-    items = [item.strip() for item in head.split(",")]
-    if colon and all(
-        "=" in item and item.partition("=")[0].strip().isidentifier() for item in items
-    ):
-        return head, tail
-    return "", rest
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot and its options as written on the command line: ``NAME[:KEY=VALUE,...]``,
-    for example ``mcts:seconds=0.25`` or ``uct:iterations=500`` (the options are
-    the keyword arguments of the bot's class). ``NAME`` is a built-in bot or a
-    plug-in (:func:`~stawvs_ap.bots.registry.bot_class`). An external engine is
-    ``exec:COMMAND`` or ``exec:KEY=VALUE,...:COMMAND`` (``exec:seconds=0.5:node
-    engine.mjs``), and only when ``allow_exec`` is given: a spec that comes from
-    someone else (a request to a service) must not run programs."""
-
-    name: str
-    options: tuple[tuple[str, Option], ...] = ()
-
-    @classmethod
-    def parse(cls, text: str, *, allow_exec: bool = False) -> BotSpec:
-        """The spec ``text`` denotes; ``BAD_ARGUMENT`` naming the problem otherwise."""
-        name, _, rest = text.strip().partition(":")
-        name = name.strip()
-        bot = bot_class(name)
-        command: list[tuple[str, Option]] = []
-        if bot is ExecBot:
-            if not allow_exec:
-                raise StawvsError(
-                    ErrorCode.BAD_ARGUMENT, "exec bots run programs: they are not allowed here"
-                )
-            rest, program = _exec_parts(rest)
-            command = [("command", program.strip())]
-        allowed = [p for p in inspect.signature(bot).parameters if p not in ("seed", "command")]
-        options: list[tuple[str, Option]] = []
-        for item in filter(None, (part.strip() for part in rest.split(","))):
-            key, equals, value = item.partition("=")
-            key = key.strip().replace("-", "_")
-            if not equals or key not in allowed:
-                raise StawvsError(
-                    ErrorCode.BAD_ARGUMENT,
-                    f"bot {name!r} takes options KEY=VALUE with KEY one of "
-                    f"{', '.join(allowed)}, not {item!r}",
-                )
-            try:
-                options.append((key, _option(value.strip())))
-            except ValueError as exc:
-                raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot option {key}: {exc}") from None
-        spec = cls(name, (*command, *options))
-        spec.make(0)  # refuses out-of-range budgets now rather than in a worker
-        return spec
-
-    def make(self, seed: int | str | None) -> Bot:
-        """A new bot of this spec, seeded."""
-        try:
-            return bot_class(self.name)(seed=seed, **dict(self.options))  # type: ignore[arg-type]
-        except TypeError as exc:
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot {self}: {exc}") from None
-
-    def __str__(self) -> str:
-        options = [(k, v) for k, v in self.options if k != "command"]
-        text = self.name + (":" + ",".join(f"{k}={v}" for k, v in options) if options else "")
-        command = dict(self.options).get("command")
-        return text if command is None else f"{text}:{command}"
 
 
 #: How a game ended when its last move was played by the rules; an ending

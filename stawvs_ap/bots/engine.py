@@ -34,6 +34,7 @@ import subprocess
 import time
 import weakref
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from ..core.moves import Move
@@ -42,6 +43,7 @@ from ..core.variants import VARIANTS, Rules, rules_for
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from .base import Bot, BotFailure, Budget, Candidate, GameLike
+from .options import ITERATIONS, SECONDS, Option
 
 __all__ = ["MAX_LINE_BYTES", "ExecBot", "split_command"]
 
@@ -256,11 +258,38 @@ class ExecBot(Bot):
     """
 
     name = "exec"
+    options = (
+        Option(
+            "command",
+            str,
+            None,
+            "the engine: its program and arguments, split as a shell splits words",
+            high=400,
+        ),
+        replace(SECONDS, help="the time the engine is given for a move (1 when not given)"),
+        replace(ITERATIONS, help="accepted and ignored: an engine thinks for its seconds"),
+        Option(
+            "margin",
+            float,
+            0.1,
+            "seconds beyond its budget for the pipes and the process",
+            low=0,
+            high=60,
+        ),
+        Option(
+            "startup",
+            float,
+            5.0,
+            "seconds more for its first answer, while it starts",
+            low=0,
+            high=60,
+        ),
+    )
 
     def __init__(
         self,
         *,
-        command: str | Sequence[str],
+        command: str | Sequence[str] | None = None,
         seed: int | str | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
@@ -268,13 +297,13 @@ class ExecBot(Bot):
         startup: float = 5.0,
     ) -> None:
         super().__init__(seed=seed, seconds=1.0 if seconds is None else seconds)
+        if not isinstance(command, str | list | tuple):
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "exec: give the engine's command")
+        if isinstance(command, str):
+            self.option("command").check(command)
         self.argv = split_command(command)
-        for option, value in (("margin", margin), ("startup", startup)):
-            if isinstance(value, bool) or not 0 <= value <= 60:
-                raise StawvsError(
-                    ErrorCode.BAD_ARGUMENT, f"exec: {option} must be 0 to 60 seconds, not {value}"
-                )
-        self.margin, self.startup = float(margin), float(startup)
+        self.margin = self.option("margin").check(margin)
+        self.startup = self.option("startup").check(startup)
         self._engine: _Engine | None = None
         self._fresh = True  # the engine has answered nothing yet
         self._requests = 0

@@ -28,18 +28,21 @@ from ..errors import ErrorCode, StawvsError
 from .base import Bot
 from .engine import ExecBot
 from .mcts import MCTSBot
+from .options import excerpt
 from .simple import GreedyBot, RandomBot
 from .uct import UCTBot
 
-__all__ = ["BOTS", "ENTRY_POINT_GROUP", "bot_class", "bot_names"]
+__all__ = ["BOTS", "ENTRY_POINT_GROUP", "bot_class", "bot_classes", "bot_names"]
 
 #: The entry-point group other packages register bot classes in.
 ENTRY_POINT_GROUP: Final = "stawvs_ap.bots"
 
-#: The built-in bots by name.
+#: The built-in bots by name: the players of their own. ``exec`` (:class:`ExecBot`,
+#: a bridge to an external program) is known beside them.
 BOTS: Final[dict[str, type[Bot]]] = {
-    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, UCTBot, ExecBot)
+    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, UCTBot)
 }
+_BUILT_IN: Final[dict[str, type[Bot]]] = {**BOTS, ExecBot.name: ExecBot}
 
 #: What a plug-in may be called: a name a spec can hold (no ``:``, ``,`` or ``=``).
 _NAME: Final = re.compile(r"[a-z][a-z0-9_.-]{0,39}")
@@ -49,25 +52,35 @@ def _plugins() -> dict[str, list[EntryPoint]]:
     """The plug-ins installed, by name (a name may be claimed more than once)."""
     found: dict[str, list[EntryPoint]] = {}
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name not in BOTS and _NAME.fullmatch(point.name):
+        if point.name not in _BUILT_IN and _NAME.fullmatch(point.name):
             found.setdefault(point.name, []).append(point)
     return found
 
 
 def bot_names() -> list[str]:
-    """Every name a bot spec may start with: the built-in bots, then the plug-ins."""
-    return [*BOTS, *sorted(_plugins())]
+    """Every name a bot spec may start with: the built-in bots, ``exec``, then the
+    plug-ins."""
+    return [*_BUILT_IN, *sorted(_plugins())]
+
+
+def bot_classes() -> dict[str, type[Bot]]:
+    """The built-in bots and ``exec`` by name (what ``--help`` describes; plug-ins
+    are loaded only when asked for)."""
+    return dict(_BUILT_IN)
 
 
 def bot_class(name: str) -> type[Bot]:
-    """The bot class called ``name``; ``BAD_ARGUMENT`` when there is none, when two
-    installed packages claim the name, or when the plug-in cannot be loaded."""
-    if name in BOTS:
-        return BOTS[name]
+    """The bot class called ``name`` (any case); ``BAD_ARGUMENT`` when there is
+    none, when two installed packages claim the name, or when the plug-in cannot
+    be loaded."""
+    name = name.strip().lower()
+    if name in _BUILT_IN:
+        return _BUILT_IN[name]
     points = _plugins().get(name)
     if not points:
         raise StawvsError(
-            ErrorCode.BAD_ARGUMENT, f"unknown bot {name!r} (known: {', '.join(bot_names())})"
+            ErrorCode.BAD_ARGUMENT,
+            f"unknown bot {excerpt(name)} (known: {', '.join(sorted(bot_names()))})",
         )
     if len(points) > 1:
         raise StawvsError(

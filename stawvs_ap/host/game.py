@@ -11,6 +11,7 @@ It is longer than most: the host contract is one class of many short calls.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -32,13 +33,59 @@ from .metadata import GAMEINFO, GameInfo, gameinfo_json, variant_display_names
 from .record import gen_record
 from .verdicts import COMPLETE, ValidationResult, judge
 
-__all__ = ["Clock", "StawvsGame"]
+__all__ = ["Clock", "StawvsGame", "check_seed", "variant_ids"]
 
 #: Gives the timestamp of each new stack entry (see :func:`stawvs_ap.state.timestamps.utc_now`).
 Clock = Callable[[], str]
 StateDoc = str | bytes | bytearray | dict[str, Any]
 #: What a new game's board is drawn from: anything :class:`random.Random` takes.
 Seed = int | float | str | bytes | None
+
+
+def _shown(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:40] + "…"
+
+
+def variant_ids(variants: object) -> list[str]:
+    """``variants``, a list or tuple of variant ids, checked (``BAD_VARIANT`` otherwise:
+    a text, a set or a generator is not a list of ids)."""
+    if not isinstance(variants, list | tuple):
+        raise StawvsError(
+            ErrorCode.BAD_VARIANT,
+            f"variants are a list or tuple of variant ids, not {_shown(variants)}",
+        )
+    try:
+        return check_variants(variants)
+    except ValueError as exc:
+        raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
+
+
+def check_seed(seed: object) -> Seed:
+    """``seed`` if it deals the same board every time: a number (not NaN), text
+    that is valid Unicode, bytes, or None (a fresh board); ``BAD_ARGUMENT`` otherwise."""
+    if isinstance(seed, float) and math.isnan(seed):
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, "a seed cannot be NaN: it deals a new board")
+    if isinstance(seed, str):
+        try:
+            seed.encode("utf-8")
+        except UnicodeEncodeError:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, "a seed text must be valid Unicode (no lone surrogates)"
+            ) from None
+    elif not isinstance(seed, int | float | bytes | None):  # what random takes
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"a seed is a number, text or bytes, not {_shown(seed)}"
+        )
+    return seed
+
+
+def _checked_clock(clock: object) -> Clock:
+    if clock is None:
+        return utc_now
+    if not callable(clock):
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"clock must be a function, not {_shown(clock)}")
+    return clock
 
 
 class StawvsGame:
@@ -77,7 +124,7 @@ class StawvsGame:
         *,
         clock: Clock | None = None,
     ) -> None:
-        self._clock: Clock = clock or utc_now
+        self._clock: Clock = _checked_clock(clock)
         if isinstance(state, bool) or not isinstance(state, int | str | bytes | bytearray | dict):
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT,
@@ -99,17 +146,9 @@ class StawvsGame:
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players}"
             )
-        if not isinstance(seed, int | float | str | bytes | None):  # what random takes
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"a seed is a number or text, not {seed!r}")
-        if not isinstance(variants, list | tuple | None):  # a str is not a list of ids
-            raise StawvsError(
-                ErrorCode.BAD_VARIANT, f"variants are a list of variant ids, not {variants!r}"
-            )
-        try:
-            start = Position.initial(players, variants or (), seed)
-        except ValueError as exc:
-            raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
-        self._setup(players, list(variants or ()), [Entry(start, None, (), self._clock())])
+        chosen = [] if variants is None else variant_ids(variants)
+        start = Position.initial(players, chosen, check_seed(seed))
+        self._setup(players, chosen, [Entry(start, None, (), self._clock())])
 
     def _setup(self, numplayers: int, variants: list[str], stack: list[Entry]) -> None:
         self.numplayers = numplayers
@@ -130,8 +169,13 @@ class StawvsGame:
         *,
         clock: Clock | None = None,
     ) -> StawvsGame:
-        """A new game for 2–4 ``players``; the same ``seed`` and variants give the same board."""
-        return cls(players, list(variants), seed, clock=clock)
+        """A new game for 2–4 ``players``; the same ``seed`` and variants give the same board.
+        ``variants`` is a list or tuple of variant ids (``BAD_VARIANT`` otherwise)."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"a new game needs a player count, not {_shown(players)}"
+            )
+        return cls(players, variant_ids(variants), seed, clock=clock)
 
     @classmethod
     def from_state(cls, doc: StateDoc, *, clock: Clock | None = None) -> StawvsGame:
@@ -151,20 +195,15 @@ class StawvsGame:
         start from a new game's position, so its state does not load again:
         keep the notation and the moves instead.
         """
+        chosen = variant_ids(variants)
         try:
-            check_variants(variants)
-        except ValueError as exc:
-            raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
-        try:
-            position = Position.from_notation(notation, variants)
+            position = Position.from_notation(notation, chosen)
         except ValueError as exc:
             raise InvalidStateError(f"not a position: {exc}", ErrorCode.BAD_POSITION) from None
         check_position(position)
         game = cls.__new__(cls)
-        game._clock = clock or utc_now
-        game._setup(
-            position.rules.numplayers, list(variants), [Entry(position, None, (), game._clock())]
-        )
+        game._clock = _checked_clock(clock)
+        game._setup(position.rules.numplayers, chosen, [Entry(position, None, (), game._clock())])
         return game
 
     # -- what is shown -------------------------------------------------------
@@ -238,7 +277,12 @@ class StawvsGame:
         return self.position.mode == "place" or not self.position.must_pass()
 
     def random_move(self, rng: random.Random | None = None) -> str:
-        """A uniformly chosen legal move (``""`` once the game is over)."""
+        """A uniformly chosen legal move (``""`` once the game is over), drawn by
+        ``rng`` (a :class:`random.Random`; default: the module's generator)."""
+        if rng is not None and not isinstance(rng, random.Random):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"rng must be a random.Random, not {_shown(rng)}"
+            )
         moves = self.moves()
         return (rng or random).choice(moves) if moves else ""
 

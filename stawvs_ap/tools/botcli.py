@@ -20,11 +20,10 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from ..bots import Bot
 from ..bots.arena import (
-    BotSpec,
     Match,
     failures_text,
     format_table,
@@ -33,9 +32,11 @@ from ..bots.arena import (
     play_match,
     summarise,
 )
-from ..bots.base import play_turn
+from ..bots.base import TOP, play_turn
 from ..bots.journal import Journal
+from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS, Option, excerpt
 from ..bots.runners import InProcess, LocalProcesses, Runner, cores
+from ..bots.spec import BotSpec, make_bot, options_help
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
@@ -74,17 +75,19 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number") from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError(f"seconds must be positive, not {text}")
-    return value
+def _declared(option: Option[Any]) -> Callable[[str], Any]:
+    """An argparse type reading ``option`` as its declaration says (type and range)."""
+
+    def read(text: str) -> Any:
+        try:
+            return option.parse(text)
+        except StawvsError as exc:
+            raise argparse.ArgumentTypeError(exc.message.replace("option ", "--", 1)) from None
+
+    return read
 
 
 def _spec(text: str) -> BotSpec:
@@ -153,9 +156,14 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     game = _load(io, args.state)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
-    seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
-    with args.bot.make(seed_of(args.seed)) as bot:
-        candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
+    # Without --seconds or --iterations the spec's own budget holds (else the bot's).
+    bot, budget = make_bot(
+        args.bot, seed=seed_of(args.seed), seconds=args.seconds, iterations=args.iterations
+    )
+    with bot:
+        candidates = bot.analyse(
+            game, seconds=budget.seconds, iterations=budget.iterations, top=args.top
+        )
     rows = hint_rows(game, candidates)
     if args.json:
         doc = {
@@ -380,7 +388,7 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
             argv += ["--bot", spec]
         return shlex.join(argv)
 
-    console = Console(sys.stdin, sys.stdout, colour=wants_colour(sys.stdout, args.colour))
+    console = Console(colour=wants_colour(sys.stdout, args.colour))
     session = TerminalGame(
         game, bots, names, args.seat, console, resume_command=resume_command, verbose=args.verbose
     )
@@ -416,14 +424,18 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         name: str, help_text: str, run: Callable[[argparse.Namespace, Transaction], Outputs]
     ) -> argparse.ArgumentParser:
         parser: argparse.ArgumentParser = sub.add_parser(
-            name, help=help_text, description=help_text
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=options_help(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         parser.set_defaults(run=run)
         return parser
 
     bot_help = (
         "a bot: random, greedy, mcts, uct or an installed plug-in, with options as "
-        "NAME:KEY=VALUE,...; or exec:COMMAND, an engine program (docs/bots.md)"
+        "NAME:KEY=VALUE,... (below); or exec:COMMAND, an engine program (docs/bots.md)"
     )
     variant_help = _VARIANT_HELP
 
@@ -438,12 +450,20 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
     hint.add_argument(
         "--seconds",
-        type=_seconds,
+        type=_declared(SECONDS),
         metavar="S",
-        help="thinking time (default: 1, unless --iterations is given)",
+        help=f"thinking time, at most {MAX_SECONDS:g} "
+        "(default: the spec's budget, else the bot's own: 1 s for mcts and uct)",
     )
-    hint.add_argument("--iterations", type=_whole, metavar="N", help="search iterations")
-    hint.add_argument("--top", type=_whole, default=5, metavar="K", help="candidates shown")
+    hint.add_argument(
+        "--iterations",
+        type=_declared(ITERATIONS),
+        metavar="N",
+        help=f"search iterations, 1 to {MAX_ITERATIONS:,}",
+    )
+    hint.add_argument(
+        "--top", type=_declared(TOP), default=5, metavar="K", help="candidates shown (default 5)"
+    )
     hint.add_argument("--seed", metavar="S", help="seed of the bot")
     hint.add_argument("--json", action="store_true", help="print JSON instead")
 

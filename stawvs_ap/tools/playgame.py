@@ -23,9 +23,10 @@ from ..host.game import StawvsGame
 from ..pictures.textboard import board_text
 from ..state.format import MAX_STATE_BYTES
 from . import playwords as words
+from .console import MAX_LINE, shown
 from .hints import hint_rows
 from .safe_io import FileError, Transaction
-from .terminal import MAX_LINE, TOO_LONG, Console
+from .terminal import TOO_LONG, Console
 
 __all__ = ["COMMANDS", "TerminalGame", "slides"]
 
@@ -146,7 +147,7 @@ class TerminalGame:
         verdict = game.validate_move(text)
         if not verdict.valid:
             code = str(verdict.code) if verdict.code else ""
-            self.console.say(words.not_legal(verdict.message, code, self.verbose))
+            self.console.say(words.not_legal(shown(verdict.message, 200), code, self.verbose))
             return
         if verdict.complete != 1:
             move = Move.parse(text)
@@ -208,7 +209,7 @@ class TerminalGame:
 
     def hint(self) -> None:
         adviser = next(iter(self.bots.values()))
-        best = hint_rows(self.game, adviser.analyse(self.game, seconds=1.0, top=3))
+        best = hint_rows(self.game, adviser.analyse(self.game, top=3))  # within its budget
         adviser.forget()  # its tree is now rooted at the person's turn
         self.console.say(words.hint([(row.move, row.share, row.points) for row in best]))
 

@@ -92,7 +92,7 @@ def not_legal(message: str, code: str, verbose: bool) -> str:
 
 
 def line_too_long(limit: int) -> str:
-    return f"That line is longer than {limit} characters: nothing was done."
+    return f"That line is too long ({limit} characters at most): it is ignored."
 
 
 def place_squares(squares: Sequence[str]) -> str:

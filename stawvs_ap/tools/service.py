@@ -11,9 +11,17 @@ gets back what it asked for; a method that changes the game returns the new
 ``state`` as text, exactly what ``serialize()`` gives. The server keeps no game
 between requests, so any worker of a pool can answer any request.
 
+What it answers is bounded as well as what it reads: texts have at most
+:data:`MAX_TEXT_LENGTH` characters, player names :data:`MAX_NAME_LENGTH`,
+lists of names or players :data:`MAX_PLAYERS` entries; an answer (a batch's
+whole) is at most :data:`MAX_RESPONSE_BYTES`; and an in-process caller of
+:func:`call` gets objects of its own, never ones the server keeps.
+
 Errors: ``-32700`` (a line that is not JSON), ``-32600`` (not a valid request,
-an empty or oversized batch, a line over :data:`MAX_LINE_BYTES`), ``-32601``
-(unknown method), ``-32602`` (missing, unknown or mistyped parameters),
+an id that is not text, a finite number or null, an empty or oversized batch,
+a line over :data:`MAX_LINE_BYTES`, an answer over :data:`MAX_RESPONSE_BYTES`),
+``-32601`` (unknown method), ``-32602`` (missing, unknown or mistyped
+parameters, texts and lists over their limits),
 ``-32603`` (a fault of the server, logged with its traceback) and
 :data:`APP_ERROR` (``1000``) for every refusal of the engine, with the
 engine's code in ``error.data.code`` and a sentence a player can read as
@@ -23,6 +31,7 @@ closed standard output (both exit 0).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections import OrderedDict
@@ -32,13 +41,16 @@ from functools import cache
 from typing import Any, BinaryIO, Final
 
 from .. import __version__
+from ..core.variants import VARIANTS as VARIANT_IDS
 from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
+from ..state.format import MAX_ENTRIES
 from .jsonrpc import (
     INVALID_PARAMS,
     MAX_BATCH,
     MAX_LINE_BYTES,
+    MAX_RESPONSE_BYTES,
     METHOD_NOT_FOUND,
     RpcError,
     serve_lines,
@@ -49,6 +61,9 @@ __all__ = [
     "APP_ERROR",
     "MAX_BATCH",
     "MAX_LINE_BYTES",
+    "MAX_NAME_LENGTH",
+    "MAX_RESPONSE_BYTES",
+    "MAX_TEXT_LENGTH",
     "METHODS",
     "Method",
     "answer_line",
@@ -74,16 +89,27 @@ class Kind:
     what: str
 
 
+#: The longest text parameter (a move, a seed, a record id), in characters.
+MAX_TEXT_LENGTH: Final = 1000
+#: The longest player name (and player uid), in characters: names are repeated
+#: in every sentence of a chat log.
+MAX_NAME_LENGTH: Final = 100
+#: The most names or players a list may hold (a game has at most 4 players).
+MAX_PLAYERS: Final = 4
+#: The most moves one ``move`` request plays (a state holds at most this many entries).
+MAX_MOVES: Final = MAX_ENTRIES
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_texts(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+def _is_text(value: object, limit: int = MAX_TEXT_LENGTH) -> bool:
+    return isinstance(value, str) and len(value) <= limit
 
 
-def _is_moves(value: object) -> bool:
-    return _is_texts(value) and bool(value)
+def _is_texts(value: object, most: int, limit: int) -> bool:
+    return isinstance(value, list) and len(value) <= most and all(_is_text(v, limit) for v in value)
 
 
 _PLAYER_KEYS: Final = {"name": str, "uid": str, "is_ai": bool}
@@ -91,24 +117,39 @@ _PLAYER_KEYS: Final = {"name": str, "uid": str, "is_ai": bool}
 
 def _is_player(value: object) -> bool:
     if isinstance(value, str):
-        return True
+        return len(value) <= MAX_NAME_LENGTH
     return (
         isinstance(value, dict)
         and isinstance(value.get("name"), str)
         and all(k in _PLAYER_KEYS and isinstance(v, _PLAYER_KEYS[k]) for k, v in value.items())
+        and all(len(v) <= MAX_NAME_LENGTH for v in value.values() if isinstance(v, str))
     )
 
 
 STATE: Final = Kind(lambda v: isinstance(v, str | dict), "a serialized state (JSON text or object)")
-TEXT: Final = Kind(lambda v: isinstance(v, str), "text")
+TEXT: Final = Kind(_is_text, f"text of at most {MAX_TEXT_LENGTH:,} characters")
 INT: Final = Kind(_is_int, "a whole number")
 OBJECT: Final = Kind(lambda v: isinstance(v, dict), "an object")
-SEED: Final = Kind(lambda v: isinstance(v, str) or _is_int(v), "a whole number or text")
-TEXTS: Final = Kind(_is_texts, "a list of texts")
-MOVES: Final = Kind(_is_moves, "a non-empty list of move strings")
+SEED: Final = Kind(
+    lambda v: _is_text(v) or _is_int(v),
+    f"a whole number or a text of at most {MAX_TEXT_LENGTH:,} characters",
+)
+VARIANTS: Final = Kind(
+    lambda v: _is_texts(v, len(VARIANT_IDS), MAX_NAME_LENGTH),
+    f"a list of at most {len(VARIANT_IDS)} variant ids",
+)
+NAMES: Final = Kind(
+    lambda v: _is_texts(v, MAX_PLAYERS, MAX_NAME_LENGTH),
+    f"a list of at most {MAX_PLAYERS} names of at most {MAX_NAME_LENGTH} characters",
+)
+MOVES: Final = Kind(
+    lambda v: bool(v) and _is_texts(v, MAX_MOVES, MAX_TEXT_LENGTH),
+    f"a list of 1 to {MAX_MOVES} move strings",
+)
 PLAYERS: Final = Kind(
-    lambda v: isinstance(v, list) and all(map(_is_player, v)),
-    "a list of players, each a name or an object {name, uid?, is_ai?}",
+    lambda v: isinstance(v, list) and len(v) <= MAX_PLAYERS and all(map(_is_player, v)),
+    f"a list of at most {MAX_PLAYERS} players, each a name or an object {{name, uid?, is_ai?}} "
+    f"whose texts have at most {MAX_NAME_LENGTH} characters",
 )
 
 
@@ -226,14 +267,18 @@ def _version(params: Params) -> Result:
     return {"version": _gameinfo()["version"], "package": __version__}
 
 
+# The metadata is made once; every answer gets a copy of its own, so that a caller
+# in the same process that changes an answer changes nothing else.
+
+
 @_method("info")
 def _info(params: Params) -> Result:
-    return {"gameinfo": _gameinfo()}
+    return {"gameinfo": copy.deepcopy(_gameinfo())}
 
 
 @_method("variants", optional={"state": STATE})
 def _variants(params: Params) -> Result:
-    result: Result = {"available": _gameinfo()["variants"]}
+    result: Result = {"available": copy.deepcopy(_gameinfo()["variants"])}
     if "state" in params:
         game = _game(params)
         result["active"] = list(game.variants)
@@ -241,7 +286,7 @@ def _variants(params: Params) -> Result:
     return result
 
 
-@_method("new", {"players": INT}, {"variants": TEXTS, "seed": SEED})
+@_method("new", {"players": INT}, {"variants": VARIANTS, "seed": SEED})
 def _new(params: Params) -> Result:
     game = StawvsGame(params["players"], variants=params.get("variants"), seed=params.get("seed"))
     state = game.serialize()
@@ -302,7 +347,7 @@ def _scores(params: Params) -> Result:
     return {"scores": sidebar[0]["scores"], "sidebar": sidebar}
 
 
-@_method("chat_log", {"state": STATE}, {"names": TEXTS})
+@_method("chat_log", {"state": STATE}, {"names": NAMES})
 def _chat_log(params: Params) -> Result:
     return {"chat_log": _game(params).chat_log(params.get("names"))}
 

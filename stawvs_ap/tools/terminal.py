@@ -4,9 +4,9 @@ completion, colours when the terminal has them, and the width to wrap to.
 At a terminal (standard input and output both one), lines are read with the
 standard library's :mod:`readline`: the arrows edit and recall lines, Tab
 completes what :meth:`Console.ask` is given to complete. Otherwise lines are
-read as they come, at most :data:`MAX_LINE` characters each (a longer line
-is skipped, read in bounded pieces), and echoed so that a transcript reads
-as if typed. Colours are ANSI escapes, used when standard output is a
+read as every interactive command reads them (:mod:`~stawvs_ap.tools.console`:
+bounded, a longer line skipped) and echoed, cut short, so that a transcript
+reads as if typed. Colours are ANSI escapes, used when standard output is a
 terminal, ``TERM`` is not ``dumb`` and ``NO_COLOR`` is not set
 (https://no-color.org), unless asked for or refused outright.
 """
@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, TextIO
 
-__all__ = ["MAX_LINE", "TOO_LONG", "Console", "Palette", "wants_colour"]
+from .console import Console as LineConsole
+from .console import shown
 
-#: The longest line read from a pipe or a file; longer ones are skipped.
-MAX_LINE: Final = 4096
-#: What :meth:`Console.ask` returns for a line over :data:`MAX_LINE` characters.
+__all__ = ["TOO_LONG", "Console", "Palette", "wants_colour"]
+
+#: What :meth:`Console.ask` returns for a line too long to read.
 TOO_LONG: Final = "\0too long"
 
 _RESET: Final = "\x1b[0m"
@@ -68,12 +70,17 @@ class Palette:
 
 
 class Console:
-    """The player's side of the game: what is said, and the lines typed."""
+    """The player's side of the game: what is said, and the lines typed.
 
-    def __init__(self, read: TextIO, write: TextIO, *, colour: bool) -> None:
-        self.read, self.write = read, write
+    Lines come from ``lines`` (standard input, bounded:
+    :class:`~stawvs_ap.tools.console.Console`); what is said goes to standard
+    output through :func:`~stawvs_ap.tools.safe_io.write_stdout`, so that a
+    closed or full output is one error line like every command's."""
+
+    def __init__(self, *, colour: bool, lines: LineConsole | None = None) -> None:
+        self.lines = lines or LineConsole()
         self.palette = Palette(colour)
-        self.interactive = _isatty(read) and _isatty(write)
+        self.interactive = self.lines.interactive() and _isatty(sys.stdout)
         self._complete: Callable[[str, str], Sequence[str]] = lambda line, word: ()
         if self.interactive:
             self._readline_setup()
@@ -84,15 +91,15 @@ class Console:
         return shutil.get_terminal_size((80, 24)).columns if self.interactive else 80
 
     def say(self, text: str) -> None:
-        self.write.write(text + "\n")
-        self.write.flush()
+        self.lines.say(text)
 
     def ask(
         self, prompt: str, complete: Callable[[str, str], Sequence[str]] | None = None
     ) -> str | None:
         """The next line typed, stripped; None at the end of input; :data:`TOO_LONG`
-        for a line over :data:`MAX_LINE` characters. ``complete(line, word)`` lists
-        the completions of ``word``, the last word of ``line`` so far."""
+        for a line over :data:`~stawvs_ap.tools.console.MAX_LINE` bytes.
+        ``complete(line, word)`` lists the completions of ``word``, the last word
+        of ``line`` so far."""
         self._complete = complete or (lambda line, word: ())
         if self.interactive:
             try:
@@ -100,20 +107,14 @@ class Console:
             except EOFError:
                 self.say("")
                 return None
-        self.write.write(prompt)
-        self.write.flush()
-        line = self.read.readline(MAX_LINE + 1)
-        if not line:
+        self.lines.write(prompt)
+        line = self.lines.read_line()
+        if line is None:
             self.say("")
             return None
-        if len(line) > MAX_LINE and not line.endswith("\n"):
-            while (rest := self.read.readline(MAX_LINE)) and not rest.endswith("\n"):
-                pass
-            self.say("")
-            return TOO_LONG
-        text = line.strip()
-        self.say(text[:80])  # typed ahead or piped: shown as if typed (cut short)
-        return text
+        text = line.text.strip()
+        self.say(shown(text))  # typed ahead or piped: shown as if typed (cut short)
+        return TOO_LONG if line.too_long else text
 
     def _readline_setup(self) -> None:
         import readline  # the standard library's; present wherever a terminal is
