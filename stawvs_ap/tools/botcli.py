@@ -1,12 +1,12 @@
-"""The bot subcommands of ``stawvs-ap``: ``hint``, ``arena`` and ``play``.
+"""The bot subcommands of ``stawvs-ap``: ``hint`` and ``arena`` here, ``selfplay``
+and ``play`` in :mod:`~stawvs_ap.tools.playcli`.
 
 ::
 
     stawvs-ap hint game.json --seconds 1            # best move and the top candidates
     stawvs-ap arena --bot mcts:seconds=0.25 --bot greedy --games 200 --jobs 2
-    stawvs-ap play --bot mcts --players 3 --variant hey
 
-:func:`add_bot_commands` adds them to the command line's subparsers. Bad
+:func:`add_bot_commands` adds them all to the command line's subparsers. Bad
 input is a :class:`~stawvs_ap.errors.StawvsError`, which the command line
 reports as one line on standard error with exit status 2.
 """
@@ -14,146 +14,53 @@ reports as one line on standard error with exit status 2.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TextIO, TypeVar
+from collections.abc import Callable
+from typing import TextIO, TypeVar
 
-from ..bots import Bot
 from ..bots.arena import (
     Match,
     failures_text,
     format_table,
-    labels,
     match_report,
     play_match,
     summarise,
 )
-from ..bots.base import TOP, play_turn
+from ..bots.base import TOP
 from ..bots.journal import Journal
-from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS, Option, excerpt
+from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS
 from ..bots.runners import InProcess, LocalProcesses, Runner, cores
 from ..bots.spec import BotSpec, make_bot, options_help
-from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
-from ..host.game import StawvsGame
-from . import playwords as words
+from .botargs import (
+    BOT_HELP,
+    VARIANT_HELP,
+    BotCliError,
+    Outputs,
+    declared,
+    lineup_of,
+    load_game,
+    seed_of,
+    spec_argument,
+    variants_of,
+    whole,
+)
 from .hints import hint_rows
-from .playgame import TerminalGame
+from .playcli import add_play_commands
 from .safe_io import Transaction
-from .terminal import Console, wants_colour
 
-Outputs = dict[str, str]
-
-__all__ = [
-    "MAX_GAMES",
-    "BotCliError",
-    "add_bot_commands",
-    "local_uid",
-    "progress_bar",
-    "runner_for",
-    "seed_of",
-]
+__all__ = ["MAX_GAMES", "add_bot_commands", "progress_bar", "runner_for"]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
-
-
-class BotCliError(StawvsError):
-    """Bad input to a bot subcommand (code ``BAD_ARGUMENT``)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(ErrorCode.BAD_ARGUMENT, message)
-
-
-# -- arguments ---------------------------------------------------------------------
-
-
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number") from None
-
-
-def _declared(option: Option[Any]) -> Callable[[str], Any]:
-    """An argparse type reading ``option`` as its declaration says (type and range)."""
-
-    def read(text: str) -> Any:
-        try:
-            return option.parse(text)
-        except StawvsError as exc:
-            raise argparse.ArgumentTypeError(exc.message.replace("option ", "--", 1)) from None
-
-    return read
-
-
-def _spec(text: str) -> BotSpec:
-    try:
-        return BotSpec.parse(text, allow_exec=True)  # the person typing it runs it
-    except StawvsError as exc:
-        raise argparse.ArgumentTypeError(exc.message) from None
-
-
-def local_uid(state: str) -> str:
-    """The id of a game record made here from the state text ``state``: the same
-    game, the same id."""
-    return "local-" + hashlib.sha256(state.encode("utf-8")).hexdigest()[:12]
-
-
-def seed_of(text: str | None) -> int | str | None:
-    """A seed as given: a whole number is used as a number, anything else as text."""
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def _variants(given: Sequence[str] | None) -> list[str]:
-    try:
-        return check_variants(given or [])
-    except ValueError as exc:
-        raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
-
-
-def _lineup(bots: Sequence[BotSpec], players: int | None, *, seats: int = 0) -> list[BotSpec]:
-    """One spec per seat to fill: ``players`` seats less ``seats`` taken by people,
-    the last ``--bot`` filling the seats the others leave."""
-    count = players if players is not None else max(2, len(bots) + seats)
-    if not 2 <= count <= 4:
-        raise BotCliError(f"Stawvs is for 2 to 4 players, not {count}")
-    wanted = count - seats
-    if len(bots) > wanted:
-        raise BotCliError(
-            f"{len(bots)} bots given for {wanted} seat"
-            if wanted == 1
-            else f"{len(bots)} bots given for {wanted} seats"
-        )
-    return list(bots) + [bots[-1]] * (wanted - len(bots))
-
-
-def _load(io: Transaction, path: str) -> StawvsGame:
-    """The game in the state file ``path`` (``-``: standard input), read within
-    the command line's size limit."""
-    data = io.read(path, "state")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BotCliError(f"cannot read state {path!r}: it is not UTF-8 text") from None
-    if not text.strip():
-        raise BotCliError(f"the state on {path!r} is empty")
-    return StawvsGame(text)
 
 
 # -- hint --------------------------------------------------------------------------
 
 
 def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
-    game = _load(io, args.state)
+    game = load_game(io, args.state)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
     # Without --seconds or --iterations the spec's own budget holds (else the bot's).
@@ -243,10 +150,10 @@ def runner_for(cluster: str | None, jobs: int | None) -> tuple[Runner, Callable[
 
 
 def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
-    lineup = _lineup(
+    lineup = lineup_of(
         args.bot or [BotSpec.parse("mcts:seconds=0.25"), BotSpec.parse("greedy")], args.players
     )
-    variants = _variants(args.variant)
+    variants = variants_of(args.variant)
     if not 1 <= args.games <= MAX_GAMES:
         raise BotCliError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
     if args.resume and args.records is None:
@@ -308,111 +215,6 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     }
 
 
-_VARIANT_HELP = "variants: hole, random, hey, finalfree, pieces-2"
-
-
-# -- selfplay and play: a game to play on ---------------------------------------------
-
-
-def _game_and_lineup(
-    args: argparse.Namespace, io: Transaction, default_bot: str, *, seats: int
-) -> tuple[StawvsGame, list[BotSpec]]:
-    """The game in ``args.state``, or a new one of ``--players`` and ``--variant``,
-    and the bots for its seats less ``seats`` taken by people."""
-    bots = args.bot or [BotSpec.parse(default_bot)]
-    if args.state is None:
-        lineup = _lineup(bots, args.players, seats=seats)
-        players = len(lineup) + seats
-        return StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed)), lineup
-    if args.players is not None or args.variant:
-        raise BotCliError("--players and --variant make a new game: give them or a state")
-    game = _load(io, args.state)
-    if game.gameover:
-        raise BotCliError("the game is over already")
-    return game, _lineup(bots, game.numplayers, seats=seats)
-
-
-def _add_game_options(parser: argparse.ArgumentParser, state: str, bot: str, players: str) -> None:
-    """The options of ``selfplay`` and ``play``: a state, or a new game's; the bots."""
-    parser.add_argument("state", nargs="?", metavar="STATE", help=state)
-    parser.add_argument("--bot", type=_spec, action="append", metavar="SPEC", help=bot)
-    parser.add_argument("--players", type=_whole, metavar="N", help=players)
-    parser.add_argument("--variant", action="extend", nargs="+", metavar="V", help=_VARIANT_HELP)
-    parser.add_argument("--seed", metavar="S", help="seeds the new board and the bots")
-
-
-def _cmd_selfplay(args: argparse.Namespace, io: Transaction) -> Outputs:
-    """Bots finish a game: the one in ``args.state``, or a new one."""
-    game, lineup = _game_and_lineup(args, io, "greedy", seats=0)
-    seed = seed_of(args.seed)
-    bots = [
-        spec.make(None if seed is None else f"{seed}:{seat}")
-        for seat, spec in enumerate(lineup, start=1)
-    ]
-    try:
-        while not game.gameover:
-            play_turn(game, bots[game.currplayer - 1])
-    finally:
-        for bot in bots:
-            bot.close()
-    return {args.output: game.serialize() + "\n"}
-
-
-# -- play --------------------------------------------------------------------------
-
-
-def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
-    """A game in the terminal, written as it goes; its output is the record asked for."""
-    if args.record:
-        io.reserve(args.record)  # a record that cannot be written is refused before the game
-    game, lineup = _game_and_lineup(args, io, "mcts", seats=1)
-    players = game.numplayers
-    if not 1 <= args.seat <= players:
-        raise BotCliError(f"--seat must be 1 to {players}, not {args.seat}")
-    seed = seed_of(args.seed)
-    seats = [seat for seat in range(1, players + 1) if seat != args.seat]
-    bots: dict[int, Bot] = {
-        seat: spec.make(None if seed is None else f"{seed}:{seat}")
-        for seat, spec in zip(seats, lineup, strict=True)
-    }
-    names = [args.name] * players
-    for seat, label in zip(seats, labels(lineup), strict=True):
-        names[seat - 1] = label
-
-    def resume_command(path: str) -> str:
-        specs = [str(spec) for spec in lineup]
-        while len(specs) > 1 and specs[-1] == specs[-2]:
-            specs.pop()  # the last --bot fills the remaining seats
-        argv = ["stawvs-ap", "play", path, "--seat", str(args.seat)]
-        for spec in specs:
-            argv += ["--bot", spec]
-        return shlex.join(argv)
-
-    console = Console(colour=wants_colour(sys.stdout, args.colour))
-    session = TerminalGame(
-        game, bots, names, args.seat, console, resume_command=resume_command, verbose=args.verbose
-    )
-    try:
-        finished = session.run(resumed=args.state is not None)
-    finally:
-        for bot in bots.values():
-            bot.close()
-    if not args.record:
-        return {}
-    if not finished:
-        console.say(words.game_not_over(args.record))
-        return {}
-    players_of_record = [
-        {"name": name, "uid": f"p{seat}", "is_ai": seat in bots}
-        for seat, name in enumerate(names, start=1)
-    ]
-    record = session.game.gen_record(
-        uid=local_uid(session.game.serialize()), players=players_of_record
-    )
-    console.say(words.record_written(args.record))
-    return {args.record: json.dumps(record, indent=2, ensure_ascii=False) + "\n"}
-
-
 # -- the parser --------------------------------------------------------------------
 
 
@@ -433,36 +235,32 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         parser.set_defaults(run=run)
         return parser
 
-    bot_help = (
-        "a bot: random, greedy, mcts, uct or an installed plug-in, with options as "
-        "NAME:KEY=VALUE,... (below); or exec:COMMAND, an engine program (docs/bots.md)"
-    )
-    variant_help = _VARIANT_HELP
+    bot_help, variant_help = BOT_HELP, VARIANT_HELP
 
     hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)
     hint.add_argument("state", metavar="STATE", help="serialized state file, - for stdin")
     hint.add_argument(
         "--bot",
-        type=_spec,
+        type=spec_argument,
         default=BotSpec("mcts"),
         metavar="SPEC",
         help=bot_help + " (default: mcts)",
     )
     hint.add_argument(
         "--seconds",
-        type=_declared(SECONDS),
+        type=declared(SECONDS),
         metavar="S",
         help=f"thinking time, at most {MAX_SECONDS:g} "
         "(default: the spec's budget, else the bot's own: 1 s for mcts and uct)",
     )
     hint.add_argument(
         "--iterations",
-        type=_declared(ITERATIONS),
+        type=declared(ITERATIONS),
         metavar="N",
         help=f"search iterations, 1 to {MAX_ITERATIONS:,}",
     )
     hint.add_argument(
-        "--top", type=_declared(TOP), default=5, metavar="K", help="candidates shown (default 5)"
+        "--top", type=declared(TOP), default=5, metavar="K", help="candidates shown (default 5)"
     )
     hint.add_argument("--seed", metavar="S", help="seed of the bot")
     hint.add_argument("--json", action="store_true", help="print JSON instead")
@@ -470,7 +268,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     arena = command("arena", "play games between bots and print their results", _cmd_arena)
     arena.add_argument(
         "--bot",
-        type=_spec,
+        type=spec_argument,
         action="append",
         metavar="SPEC",
         help=bot_help + "; once per seat, the last fills the rest "
@@ -478,13 +276,13 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
     arena.add_argument(
         "--games",
-        type=_whole,
+        type=whole,
         default=20,
         metavar="N",
         help="games to play, 1 to 100,000 (default 20; a multiple of the players keeps seats even)",
     )
     arena.add_argument(
-        "--players", type=_whole, metavar="N", help="2, 3 or 4 (default: one per --bot, at least 2)"
+        "--players", type=whole, metavar="N", help="2, 3 or 4 (default: one per --bot, at least 2)"
     )
     arena.add_argument("--variant", action="extend", nargs="+", metavar="V", help=variant_help)
     arena.add_argument(
@@ -495,7 +293,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
     arena.add_argument(
         "--jobs",
-        type=_whole,
+        type=whole,
         metavar="J",
         help="games played at once in separate processes, at most one per core (default 1)",
     )
@@ -518,43 +316,4 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
     arena.add_argument("--json", action="store_true", help="print a JSON report instead")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
-
-    selfplay = command(
-        "selfplay", "let bots finish a game (a new one, or the game in STATE)", _cmd_selfplay
-    )
-    _add_game_options(
-        selfplay,
-        "a state file to play on (- for stdin); without it a new game",
-        bot_help + "; once per seat, the last fills the rest (default: greedy)",
-        "2, 3 or 4, for a new game (default: one per --bot, at least 2)",
-    )
-    selfplay.add_argument(
-        "-o",
-        "--output",
-        default="-",
-        metavar="OUT",
-        help="write the final state to OUT (default: standard output)",
-    )
-
-    play = command("play", "play a game against bots in the terminal", _cmd_play)
-    _add_game_options(
-        play,
-        "a saved game to resume (save FILE writes one); without it a new game",
-        bot_help + "; once per bot seat, the last fills the rest (default: mcts)",
-        "2, 3 or 4 (default: you and one per --bot)",
-    )
-    play.add_argument(
-        "--seat", type=_whole, default=1, metavar="N", help="your seat: 1 plays first (default 1)"
-    )
-    play.add_argument("--name", default="You", help="your name on the board and in the record")
-    play.add_argument(
-        "--record", metavar="OUT", help="write the game's record to OUT when the game is over"
-    )
-    play.add_argument(
-        "--colour",
-        "--color",
-        choices=["auto", "always", "never"],
-        default="auto",
-        help="colours: auto (a terminal without NO_COLOR; the default), always or never",
-    )
-    play.add_argument("--verbose", action="store_true", help="add the codes to refusals")
+    add_play_commands(command)

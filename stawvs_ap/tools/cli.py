@@ -34,7 +34,8 @@ from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
 from ..records import from_record
 from ..state.format import MAX_STATE_BYTES
-from .botcli import add_bot_commands, local_uid, seed_of
+from .botargs import local_uid, seed_of
+from .botcli import add_bot_commands
 from .safe_io import (
     FileError,
     Interrupted,
