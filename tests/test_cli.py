@@ -289,7 +289,7 @@ def test_selfplay_refuses_a_new_games_options_with_a_state(started: Path) -> Non
 
 
 def test_serve_help_lists_every_method_with_its_parameters() -> None:
-    from stawvs_ap.tools.service import METHODS
+    from stawvs_ap.service import METHODS
 
     text = ok("serve", "--help")
     listed = text.split("methods (parameters by name; ? marks an optional one):\n", 1)[1]

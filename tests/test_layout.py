@@ -2,13 +2,17 @@
 module imports itself back through others. Every import counts, those inside
 functions and under ``TYPE_CHECKING`` too.
 
-    tools                stawvs_ap.tools.*, stawvs_ap.remote
+    command line         stawvs_ap.tools.*, stawvs_ap.remote
+    playground           stawvs_ap.playground.*
+    service              stawvs_ap.service.*
     bots                 stawvs_ap.bots.*
     records and replay   stawvs_ap.records.*
-    host contract        stawvs_ap.host.*, stawvs_ap.pictures.*
+    host contract        stawvs_ap.host.*, and beside it
+    pictures             stawvs_ap.pictures.* (svg, textboard, their words in messages)
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
     errors, schemas      stawvs_ap.errors, stawvs_ap.schemas (leaves every floor may use)
+    words                stawvs_ap.i18n (a leaf every floor but the rules core may use)
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "stawvs_ap"
 
 FLOORS = {
     "stawvs_ap.errors": 0,
+    "stawvs_ap.i18n": 0,
     "stawvs_ap.core": 1,
     "stawvs_ap.state": 2,
     "stawvs_ap.host": 3,
@@ -29,9 +34,11 @@ FLOORS = {
     "stawvs_ap.pictures": 3,
     "stawvs_ap.records": 4,
     "stawvs_ap.bots": 5,
-    "stawvs_ap.tools": 6,
-    "stawvs_ap.remote": 6,
-    "stawvs_ap.__main__": 7,
+    "stawvs_ap.service": 6,
+    "stawvs_ap.playground": 7,
+    "stawvs_ap.tools": 8,
+    "stawvs_ap.remote": 8,
+    "stawvs_ap.__main__": 9,
     "stawvs_ap.schemas": 0,
     # The root re-exports the public API from the floors below the tools.
     "stawvs_ap": 5,
@@ -127,7 +134,11 @@ def test_the_rules_core_knows_no_json_files_or_wording_modules() -> None:
             for n in ast.walk(tree)
             if isinstance(n, ast.ImportFrom) and not n.level
         }
-        assert not imported & {"json", "pydantic", "pathlib", "io", "os"}, (name, imported)
+        assert not imported & {"json", "pydantic", "pathlib", "io", "os", "gettext"}, (
+            name,
+            imported,
+        )
+        assert not any(t.startswith("stawvs_ap.i18n") for t in GRAPH[name]), name
 
 
 def test_the_layout_check_sees_a_planted_upward_import(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ import pytest
 
 from stawvs_ap import StawvsGame, from_record
 from stawvs_ap.core.playout import random_move
+from stawvs_ap.i18n import SOURCE_LANGUAGE, languages
 from stawvs_ap.tools.playgame import slides
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,10 +248,16 @@ def _piped(*args: str, typed: str, cwd: Path | None = None) -> subprocess.Comple
         capture_output=True,
         text=True,
         cwd=cwd,
-        env=dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm"),
+        env=dict(_english_environment(), PYTHONPATH=str(ROOT), TERM="xterm"),
         timeout=60,
         check=False,
     )
+
+
+def _english_environment() -> dict[str, str]:
+    """This environment without the variables that choose a language."""
+    chosen = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+    return {key: value for key, value in os.environ.items() if key not in chosen}
 
 
 def _play_piped(state: Path, typed: str, *extra: str) -> str:
@@ -331,3 +338,28 @@ def test_collections_wrap_between_trees_never_inside_one() -> None:
     joined = re.sub(r"\n    ", "  ", narrow)
     assert joined == wide
     assert max(len(line) for line in narrow.splitlines()[11:]) <= 40 or "[" not in narrow
+
+
+_BOARD_LINE = re.compile(r"^(\d  |   a  )")
+
+
+@pytest.mark.parametrize("tag", [t for t in languages() if t != SOURCE_LANGUAGE])
+def test_every_line_the_game_says_is_in_the_players_language(tmp_path: Path, tag: str) -> None:
+    game = _game_in_collection(6, [])
+    state = tmp_path / "game.json"
+    state.write_text(game.serialize())
+    source, dests = next(iter(slides(game.moves()).items()))
+    dest = next(iter(dests))
+    typed = (
+        f"help\nmoves\nmoves {source}\n{source}\n{source}-{dest}\nzz\nmoves a9\n"
+        + "x" * 5000
+        + "\nundo\nhint\nsave\nsave g.json\nresign\n"
+    )
+    args = ("--verbose", "--seed", "1", "--record", "record.json")
+    english = _play_piped(state, typed, *args).replace("\n    ", " ").splitlines()
+    worded = _play_piped(state, typed, *args, "--lang", tag).replace("\n    ", " ").splitlines()
+    assert len(worded) == len(english)
+    said = [(en, xx) for en, xx in zip(english, worded, strict=True) if not _BOARD_LINE.match(en)]
+    assert len(said) > 30
+    assert [en for en, xx in said if en == xx and en] == []
+    assert "[MALFORMED]" in "\n".join(worded) and "save FILE" in "\n".join(worded)

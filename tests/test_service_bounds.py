@@ -25,8 +25,8 @@ from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.bots.spec import BOTS
 from stawvs_ap.errors import ErrorCode
 from stawvs_ap.remote import Client, RemoteError
-from stawvs_ap.tools import jsonrpc
-from stawvs_ap.tools.service import (
+from stawvs_ap.service import jsonrpc
+from stawvs_ap.service.methods import (
     MAX_NAME_LENGTH,
     MAX_RESPONSE_BYTES,
     MAX_TEXT_LENGTH,
@@ -187,6 +187,9 @@ CALLS = [
     ("chat_log", {"state": FINISHED, "names": ["A", "B", "C"]}),
     ("move_history", {"state": STATE}),
     ("record", {"state": FINISHED, "players": [{"name": "A"}, "B", "C"]}),
+    ("summary", {"state": STATE}),
+    ("hint", {"state": STATE, "iterations": 20, "seed": 1, "top": 2}),
+    ("bot_move", {"state": STATE, "bot": "greedy", "seed": 1}),
 ]
 
 
@@ -209,6 +212,7 @@ def test_every_method_is_covered_by_the_copy_test() -> None:
     covered = {m for m, _ in CALLS}
     # These answer only texts, booleans and numbers, or a new state text.
     rest = {"click", "same_move", "resign", "timeout", "draw", "abandoned", "replay"}
+    rest |= {"svg", "undo"}
     assert covered | rest >= set(METHODS)
 
 
@@ -314,7 +318,7 @@ def test_the_client_reads_an_error_with_a_null_id_as_its_requests() -> None:
     command = [
         sys.executable,
         "-c",
-        "import sys; from stawvs_ap.tools.service import serve; "
+        "import sys; from stawvs_ap.service.methods import serve; "
         "sys.exit(serve(max_line_bytes=2000))",
     ]
     with Client(command, env=ENV) as small:

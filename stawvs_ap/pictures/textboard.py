@@ -17,9 +17,12 @@ from ..core.notation import CAP_MARK, format_diagram
 from ..core.position import Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
+from ..host.messages import player_name
+from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue
+from . import messages as m
 from .view import GameView, View, view_of
 
-__all__ = ["board_text"]
+__all__ = ["board_text", "player_labels"]
 
 
 def _collection_parts(collection: Sequence[int]) -> list[str]:
@@ -53,13 +56,25 @@ def _wrapped(parts: Sequence[str], width: int | None) -> list[str]:
 _INDENT = "    "
 
 
-def _status(view: View, names: Sequence[str]) -> list[str]:
+def _status(view: View, names: Sequence[str], words: Catalogue) -> Phrase:
     position = view.position
     if view.winners is not None:
-        winners = ", ".join(names[p - 1] for p in view.winners) or "nobody"
-        return [f"Game over. Winner{'s' if len(view.winners) > 1 else ''}: {winners}."]
-    phase = "placement phase" if position.mode == "place" else "collection phase"
-    return [f"{names[position.currplayer - 1]} to move ({phase})."]
+        winners = [names[p - 1] for p in view.winners]
+        if not winners:
+            return Phrase(m.TEXT_NOBODY_WON)
+        if len(winners) == 1:
+            return Phrase(m.TEXT_WINNER, {"winner": winners[0]})
+        return Phrase(m.TEXT_WINNERS, {"winners": words.say(LIST_SEPARATOR).join(winners)})
+    to_move = m.TEXT_TO_PLACE if position.mode == "place" else m.TEXT_TO_COLLECT
+    return Phrase(to_move, {"name": names[position.currplayer - 1]})
+
+
+def player_labels(numplayers: int, names: Sequence[str] | None, words: Catalogue) -> list[str]:
+    """The players' labels: ``names`` as given, then "Player p" for the players they leave out."""
+    labels = [words.say(player_name(p)) for p in range(1, numplayers + 1)]
+    if names is not None:
+        labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
+    return labels
 
 
 def board_text(
@@ -68,6 +83,7 @@ def board_text(
     names: Sequence[str] | None = None,
     width: int | None = None,
     paint: Callable[[int, str], str] | None = None,
+    locale: str | None = None,
 ) -> str:
     """Return the diagram of a position, or of the position a game shows, as lines
     ending in a newline.
@@ -78,23 +94,25 @@ def board_text(
     ``width``, a collection too long for a line goes on in the next ones,
     broken between trees and stacks, never inside one. ``paint(square,
     token)`` may dress each square's token (a terminal's colours); the
-    columns stay aligned by the token's own length.
+    columns stay aligned by the token's own length. The words are in
+    ``locale``'s language (default: the game's, or English for a position).
     """
     view = view_of(shown)
+    words = catalogue(view.locale if locale is None else locale)
     position = view.position
-    numplayers = position.rules.numplayers
-    labels = [f"Player {p}" for p in range(1, numplayers + 1)]
-    if names is not None:
-        labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
+    labels = player_labels(position.rules.numplayers, names, words)
     lines = format_diagram(position.board, position.caps, paint)
     lines.append("")
     if view.lastmove:
-        lines.append(f"Last move: {view.lastmove}")
+        lines.append(words.say(Phrase(m.TEXT_LAST_MOVE, {"move": view.lastmove})))
     for player, collection in enumerate(position.captured, start=1):
-        passed = " (passed)" if player in position.eliminated else ""
-        points = score(collection)
-        scored = f"{points} point" if points == 1 else f"{points} points"
-        head = f"{labels[player - 1]} ({CAP_MARK}{player}){passed}: {scored}"
+        wording = m.TEXT_PLAYER_PASSED if player in position.eliminated else m.TEXT_PLAYER
+        args: dict[str, Argument] = {
+            "name": labels[player - 1],
+            "mark": f"{CAP_MARK}{player}",
+            "points": score(collection),
+        }
+        head = words.say(Phrase(wording, args))
         lines.extend(_wrapped([head, *_collection_parts(collection)], width))
-    lines.extend(_status(view, labels))
+    lines.append(words.say(_status(view, labels, words)))
     return "\n".join(lines) + "\n"

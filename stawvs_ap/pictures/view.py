@@ -31,13 +31,18 @@ class GameView(Protocol):
     @property
     def winner(self) -> list[int]: ...
 
+    @property
+    def locale(self) -> str: ...
+
 
 class View(NamedTuple):
-    """The position to draw, the move that led to it (text), and the winners once over."""
+    """The position to draw, the move that led to it (text), the winners once over,
+    and the language of the words (None: English, a position's)."""
 
     position: Position
     lastmove: str | None
     winners: list[int] | None
+    locale: str | None = None
 
 
 def view_of(shown: GameView | Position) -> View:
@@ -45,5 +50,6 @@ def view_of(shown: GameView | Position) -> View:
     if isinstance(shown, Position):
         return View(shown, None, shown.winners() if shown.is_over else None)
     if isinstance(shown, GameView):
-        return View(shown.position, shown.lastmove, list(shown.winner) if shown.gameover else None)
+        winners = list(shown.winner) if shown.gameover else None
+        return View(shown.position, shown.lastmove, winners, shown.locale)
     raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot draw {type(shown).__name__}")

@@ -21,7 +21,8 @@ from ..bots.arena import labels
 from ..bots.base import play_turn
 from ..bots.spec import BotSpec
 from ..host.game import StawvsGame
-from . import playwords as words
+from ..i18n import Phrase, catalogue
+from . import messages as m
 from .botargs import (
     BOT_HELP,
     VARIANT_HELP,
@@ -59,10 +60,13 @@ def _game_and_lineup(
     if args.state is None:
         lineup = lineup_of(bots, args.players, seats=seats)
         players = len(lineup) + seats
-        return StawvsGame.new(players, variants_of(args.variant), seed=seed_of(args.seed)), lineup
+        variants = variants_of(args.variant)
+        game = StawvsGame.new(players, variants, seed=seed_of(args.seed), locale=args.locale)
+        return game, lineup
     if args.players is not None or args.variant:
         raise BotCliError("--players and --variant make a new game: give them or a state")
     game = load_game(io, args.state)
+    game.locale = args.locale
     if game.gameover:
         raise BotCliError("the game is over already")
     return game, lineup_of(bots, game.numplayers, seats=seats)
@@ -111,7 +115,8 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
         seat: spec.make(None if seed is None else f"{seed}:{seat}")
         for seat, spec in zip(seats, lineup, strict=True)
     }
-    names = [args.name] * players
+    words = catalogue(game.locale)
+    names = [words.say(m.PLAY_YOU) if args.name is None else args.name] * players
     for seat, label in zip(seats, labels(lineup), strict=True):
         names[seat - 1] = label
 
@@ -136,7 +141,7 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     if not args.record:
         return {}
     if not finished:
-        console.say(words.game_not_over(args.record))
+        console.say(words.say(Phrase(m.PLAY_NO_RECORD, {"path": args.record})))
         return {}
     players_of_record = [
         {"name": name, "uid": f"p{seat}", "is_ai": seat in bots}
@@ -145,7 +150,7 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     record = session.game.gen_record(
         uid=local_uid(session.game.serialize()), players=players_of_record
     )
-    console.say(words.record_written(args.record))
+    console.say(words.say(Phrase(m.PLAY_RECORD_WRITTEN, {"path": args.record})))
     return {args.record: json.dumps(record, indent=2, ensure_ascii=False) + "\n"}
 
 
@@ -179,7 +184,9 @@ def add_play_commands(command: Command) -> None:
     play.add_argument(
         "--seat", type=whole, default=1, metavar="N", help="your seat: 1 plays first (default 1)"
     )
-    play.add_argument("--name", default="You", help="your name on the board and in the record")
+    play.add_argument(
+        "--name", help="your name on the board and in the record (default: You, in your language)"
+    )
     play.add_argument(
         "--record", metavar="OUT", help="write the game's record to OUT when the game is over"
     )

@@ -1,12 +1,12 @@
 """The terminal game (``stawvs-ap play``): a person against bots.
 
-The person types moves and commands (``playwords.HELP``); the bots answer.
+The person types moves and commands (``play.help``); the bots answer.
 A turn on which the person can only pass is passed for them, with a line
 saying so; a slide whose claim is forced is completed; a cap's square alone
 (``e5``) or a slide alone (``e5-f6``) shows what can follow. The board is
 shown before each of the person's turns, with the last move marked and, in
-colour, the caps in their owners' colours. Every text comes from
-:mod:`~stawvs_ap.tools.playwords`.
+colour, the caps in their owners' colours. Every text is a message of
+:mod:`~stawvs_ap.tools.messages`, worded in the game's language.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.squares import Square
 from ..errors import StawvsError
 from ..host.game import StawvsGame
+from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Message, Phrase, catalogue
 from ..pictures.textboard import board_text
 from ..state.format import MAX_STATE_BYTES
-from . import playwords as words
+from . import messages as m
 from .console import MAX_LINE, shown
 from .hints import hint_rows
 from .safe_io import FileError, Transaction
@@ -71,15 +72,26 @@ class TerminalGame:
         self.game, self.bots, self.names, self.seat = game, bots, names, seat
         self.console, self.verbose = console, verbose
         self.resume_command = resume_command
+        self.words: Catalogue = catalogue(game.locale)
         self._shown = -1  # the ply whose board was shown last
+
+    def say(self, said: Message | str, /, **args: Argument) -> None:
+        """Say ``said`` (a declared message, worded with ``args``; or text
+        already worded, such as a board)."""
+        if isinstance(said, str):
+            self.console.say(said)
+        else:
+            self.console.say(self.words.say(Phrase(said, args)))
 
     # -- the game --------------------------------------------------------------------
 
     def run(self, *, resumed: bool = False) -> bool:
         """Play until the game ends (True) or the person leaves (False)."""
-        game, say = self.game, self.console.say
-        plies = self._ply()
-        say(words.resumed(plies, self.seat) if resumed else words.intro(game.numplayers, self.seat))
+        game, say = self.game, self.say
+        if resumed:
+            say(m.PLAY_RESUMED, moves=self._ply(), seat=self.seat)
+        else:
+            say(m.PLAY_INTRO, players=game.numplayers, seat=self.seat)
         while not self.game.gameover:
             game = self.game
             player = game.currplayer
@@ -87,45 +99,50 @@ class TerminalGame:
                 self._bot_turn(player)
             elif game.position.must_pass():
                 if player not in game.position.eliminated:
-                    say(words.you_pass())
+                    say(m.PLAY_YOU_PASS)
                 game.move("pass")
             else:
                 if self._shown != self._ply():
                     self.show()
                 if not self._turn():
-                    say(words.bye())
+                    say(m.PLAY_BYE)
                     return False
         self.show()
         winners = self.game.winner
-        say(words.outcome(self.seat in winners, len(winners) > 1))
+        if self.seat not in winners:
+            say(m.PLAY_YOU_LOSE)
+        else:
+            say(m.PLAY_YOU_SHARE if len(winners) > 1 else m.PLAY_YOU_WIN)
         return True
 
     def _bot_turn(self, player: int) -> None:
         game, name = self.game, self.names[player - 1]
         passed = player in game.position.eliminated
         failure = play_turn(game, self.bots[player])
-        if failure is not None:
-            self.console.say(words.bot_failed(name, player, failure.reason))
+        if failure is not None and failure.kind == "timeout":
+            self.say(m.PLAY_BOT_TIMEOUT, name=name, player=player)
+        elif failure is not None:
+            self.say(m.PLAY_BOT_FORFEIT, name=name, player=player, reason=failure.reason)
         elif game.lastmove != "pass":
-            self.console.say(words.bot_plays(name, player, str(game.lastmove)))
+            self.say(m.PLAY_BOT_PLAYS, name=name, player=player, move=str(game.lastmove))
         elif not passed:
-            self.console.say(words.bot_passes(name, player))
+            self.say(m.PLAY_BOT_PASSES, name=name, player=player)
 
     def _turn(self) -> bool:
         """Read and carry out one line; False when the person leaves."""
-        text = self.console.ask(words.PROMPT, self.complete)
+        text = self.console.ask(self.words.say(m.PLAY_PROMPT), self.complete)
         if text is None:
             return False
         if text == TOO_LONG:
-            self.console.say(words.line_too_long(MAX_LINE))
+            self.say(m.PLAY_TOO_LONG, limit=MAX_LINE)
             return True
         command, _, argument = text.partition(" ")
         command, argument = command.lower(), argument.strip()
         if command in ("quit", "exit"):
             return False
         actions: dict[str, Callable[[str], None]] = {
-            "help": lambda _: self.console.say(words.HELP),
-            "?": lambda _: self.console.say(words.HELP),
+            "help": lambda _: self.say(m.PLAY_HELP),
+            "?": lambda _: self.say(m.PLAY_HELP),
             "moves": self.moves,
             "hint": lambda _: self.hint(),
             "undo": lambda _: self.undo(),
@@ -146,8 +163,11 @@ class TerminalGame:
         game = self.game
         verdict = game.validate_move(text)
         if not verdict.valid:
-            code = str(verdict.code) if verdict.code else ""
-            self.console.say(words.not_legal(shown(verdict.message, 200), code, self.verbose))
+            refusal = shown(verdict.message, 200)
+            if self.verbose and verdict.code:
+                self.say(m.PLAY_REFUSED_CODE, message=refusal, code=str(verdict.code))
+            else:
+                self.say(refusal)
             return
         if verdict.complete != 1:
             move = Move.parse(text)
@@ -158,11 +178,12 @@ class TerminalGame:
             dest = str(move.dest)
             targets = slides(game.moves()).get(source, {}).get(dest, [])
             if len(targets) != 1:
-                self.console.say(words.claims_from(source, dest, targets))
+                example = f"{source}-{dest},{targets[0]}"
+                self.say(m.PLAY_CLAIMS_FROM, dest=dest, targets=" ".join(targets), example=example)
                 self.show(reach=[Square.parse(t) for t in targets])
                 return
             text = f"{source}-{dest},{targets[0]}"
-            self.console.say(words.forced_claim(text, targets[0]))
+            self.say(m.PLAY_FORCED_CLAIM, target=targets[0], move=text)
         game.move(text)
 
     def moves(self, argument: str) -> None:
@@ -173,15 +194,29 @@ class TerminalGame:
             if argument and argument.lower() not in legal:
                 self.play(argument)  # the verdict says why not
             else:
-                self._say_wrapped(words.place_squares([argument.lower()] if argument else legal))
+                squares = [argument.lower()] if argument else legal
+                self._say_wrapped(
+                    m.PLAY_PLACE_SQUARES, count=len(squares), squares=" ".join(squares)
+                )
             return
         caps = slides(legal)
         if not argument:
-            summary = [
-                (source, len(dests), sum(map(len, dests.values())))
+            reach = [
+                self.words.say(
+                    Phrase(
+                        m.PLAY_CAP_REACH,
+                        {
+                            "square": source,
+                            "count": len(dests),
+                            "moves": Phrase(
+                                m.PLAY_MOVE_COUNT, {"count": sum(map(len, dests.values()))}
+                            ),
+                        },
+                    )
+                )
                 for source, dests in caps.items()
             ]
-            self._say_wrapped(words.caps_summary(summary))
+            self._say_wrapped(m.PLAY_CAPS, caps=self.words.say(LIST_SEPARATOR).join(reach))
             return
         square = argument.lower()
         if square not in caps:
@@ -189,10 +224,9 @@ class TerminalGame:
                 own = game.position.cap_at(Square.parse(square)) == self.seat
             except ValueError:
                 own = False
-            self.console.say(words.cap_stuck(square) if own else words.no_cap(square))
+            self.say(m.PLAY_CAP_STUCK if own else m.PLAY_NO_CAP, square=square)
             return
-        for line in words.cap_moves(square, list(caps[square].items())):
-            self._say_wrapped(line)
+        self._cap_moves(square, caps[square])
         self.show(reach=[Square.parse(dest) for dest in caps[square]])
 
     def complete(self, line: str, word: str) -> list[str]:
@@ -211,7 +245,20 @@ class TerminalGame:
         adviser = next(iter(self.bots.values()))
         best = hint_rows(self.game, adviser.analyse(self.game, top=3))  # within its budget
         adviser.forget()  # its tree is now rooted at the person's turn
-        self.console.say(words.hint([(row.move, row.share, row.points) for row in best]))
+        candidates = [
+            self.words.say(
+                Phrase(
+                    m.PLAY_HINT_CANDIDATE,
+                    {
+                        "move": row.move,
+                        "percent": f"{100 * row.share:.0f}",
+                        "lead": f"{row.points:+.1f}",
+                    },
+                )
+            )
+            for row in best
+        ]
+        self.say(m.PLAY_HINT, candidates=self.words.say(LIST_SEPARATOR).join(candidates))
 
     def undo(self) -> None:
         """Take back the person's last move of their own choosing and what followed."""
@@ -220,7 +267,7 @@ class TerminalGame:
             try:
                 move = probe.pop()
             except StawvsError:
-                self.console.say(words.no_undo())
+                self.say(m.PLAY_NO_UNDO)
                 return
             forced = move is not None and move.is_pass and probe.position.must_pass()
             if probe.currplayer == self.seat and not forced:
@@ -228,25 +275,25 @@ class TerminalGame:
         self.game = probe
         for bot in self.bots.values():
             bot.forget()
-        self.console.say(words.taken_back())
+        self.say(m.PLAY_TAKEN_BACK)
         self.show()
 
     def save(self, path: str) -> None:
         if not path:
-            self.console.say(words.cannot_save("give a file name: save FILE"))
+            self.say(m.PLAY_SAVE_WHERE)
             return
         try:
             with Transaction(MAX_STATE_BYTES) as io:
                 io.commit({path: self.game.serialize() + "\n"})
         except (FileError, StawvsError) as exc:
-            self.console.say(words.cannot_save(str(exc)))
+            self.say(m.PLAY_NOT_SAVED, why=str(exc))
             return
-        self.console.say(words.saved(path))
-        self.console.say(words.resume_with(self.resume_command(path)))
+        self.say(m.PLAY_SAVED, path=path)
+        self.say(m.PLAY_RESUME_WITH, command=self.resume_command(path))
 
     def resign(self) -> None:
         self.game.resign(self.seat)
-        self.console.say(words.resigned())
+        self.say(m.PLAY_RESIGNED)
 
     # -- showing ---------------------------------------------------------------------
 
@@ -263,7 +310,30 @@ class TerminalGame:
         self.console.say(text.rstrip("\n"))
         self._shown = self._ply()
 
-    def _say_wrapped(self, text: str) -> None:
+    def _cap_moves(self, square: str, destinations: dict[str, list[str]]) -> None:
+        """Where the cap on ``square`` can slide, and what it can claim from each square."""
+        claims = {tuple(targets) for targets in destinations.values()}
+        if len(claims) == 1:  # with hey: the square it leaves, from everywhere
+            [same] = claims
+            self._say_wrapped(
+                m.PLAY_CAP_SLIDES_CLAIMING,
+                square=square,
+                count=len(destinations),
+                targets=" ".join(same),
+                squares=" ".join(destinations),
+            )
+            return
+        self._say_wrapped(m.PLAY_CAP_SLIDES, square=square, count=len(destinations))
+        for dest, targets in destinations.items():
+            slide = self.words.say(
+                Phrase(
+                    m.PLAY_SLIDE_CLAIMS, {"slide": f"{square}-{dest}", "targets": " ".join(targets)}
+                )
+            )
+            self._say_wrapped("  " + slide)
+
+    def _say_wrapped(self, said: Message | str, /, **args: Argument) -> None:
+        text = said if isinstance(said, str) else self.words.say(Phrase(said, args))
         width = max(40, self.console.width - 1)
         self.console.say(
             textwrap.fill(

@@ -6,7 +6,7 @@ array of responses, flushed at once. Notifications (requests without ``id``)
 are not answered, and not run either: the methods served here change nothing,
 so running them could show nothing. Blank lines are skipped.
 
-The server side of :mod:`stawvs_ap.tools.service`; it knows nothing of the game. A
+The server side of :mod:`stawvs_ap.service.methods`; it knows nothing of the game. A
 method is a callable ``call(method, params)`` that returns the result or
 raises :class:`RpcError`; any other exception is answered ``-32603`` and
 logged with its traceback on standard error.

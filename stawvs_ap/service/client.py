@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import IO, Any, Final
 
 from stawvs_ap.errors import ErrorCode, StawvsError
-from stawvs_ap.tools.jsonrpc import MAX_RESPONSE_BYTES
+from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES
 
 __all__ = ["Client", "RemoteError"]
 
@@ -151,7 +151,7 @@ class Client:
 
     def read_raw(self) -> bytes:
         """The next line the server writes, newline included (at most
-        :data:`~stawvs_ap.tools.jsonrpc.MAX_RESPONSE_BYTES` and the newline)."""
+        :data:`~stawvs_ap.service.jsonrpc.MAX_RESPONSE_BYTES` and the newline)."""
         line = self._pipe(self._process.stdout).readline(MAX_RESPONSE_BYTES + 2)
         if not line:
             raise ConnectionError(f"the server closed its output (status {self._process.poll()})")
@@ -206,18 +206,20 @@ class Client:
         result: Result = self.call(method, {"state": sent, **given})
         return result
 
-    # One method per protocol method; each returns the result object.
+    # One method per protocol method; each returns the result object. Those that
+    # return words for people take ``locale``, a language tag such as "de".
 
     def version(self) -> Result:
         result: Result = self.call("version")
         return result
 
-    def info(self) -> Result:
-        result: Result = self.call("info")
+    def info(self, *, locale: str | None = None) -> Result:
+        result: Result = self.call("info", {} if locale is None else {"locale": locale})
         return result
 
-    def variants(self, state: State | None = None) -> Result:
-        result: Result = self.call("variants", {} if state is None else {"state": state})
+    def variants(self, state: State | None = None, *, locale: str | None = None) -> Result:
+        params = {k: v for k, v in (("state", state), ("locale", locale)) if v is not None}
+        result: Result = self.call("variants", params)
         return result
 
     def new(
@@ -234,30 +236,40 @@ class Client:
     def moves(self, state: State) -> Result:
         return self._with_state("moves", state)
 
-    def validate(self, state: State, move: str) -> Result:
-        return self._with_state("validate", state, move=move)
+    def validate(self, state: State, move: str, *, locale: str | None = None) -> Result:
+        return self._with_state("validate", state, move=move, locale=locale)
 
     def move(
-        self, state: State, move: str | None = None, *, moves: Sequence[str] | None = None
+        self,
+        state: State,
+        move: str | None = None,
+        *,
+        moves: Sequence[str] | None = None,
+        locale: str | None = None,
     ) -> Result:
         return self._with_state(
-            "move", state, move=move, moves=None if moves is None else list(moves)
+            "move", state, move=move, moves=None if moves is None else list(moves), locale=locale
         )
 
-    def preview(self, state: State, move: str) -> Result:
-        return self._with_state("preview", state, move=move)
+    def preview(self, state: State, move: str, *, locale: str | None = None) -> Result:
+        return self._with_state("preview", state, move=move, locale=locale)
 
-    def click(self, state: State, move: str, row: int, col: int) -> Result:
-        return self._with_state("click", state, move=move, row=row, col=col)
+    def click(
+        self, state: State, move: str, row: int, col: int, *, locale: str | None = None
+    ) -> Result:
+        return self._with_state("click", state, move=move, row=row, col=col, locale=locale)
 
-    def render(self, state: State, ply: int | None = None) -> Result:
-        return self._with_state("render", state, ply=ply)
+    def render(self, state: State, ply: int | None = None, *, locale: str | None = None) -> Result:
+        return self._with_state("render", state, ply=ply, locale=locale)
 
-    def scores(self, state: State) -> Result:
-        return self._with_state("scores", state)
+    def scores(self, state: State, *, locale: str | None = None) -> Result:
+        return self._with_state("scores", state, locale=locale)
 
-    def chat_log(self, state: State, names: Sequence[str] | None = None) -> Result:
-        return self._with_state("chat_log", state, names=None if names is None else list(names))
+    def chat_log(
+        self, state: State, names: Sequence[str] | None = None, *, locale: str | None = None
+    ) -> Result:
+        names = None if names is None else list(names)
+        return self._with_state("chat_log", state, names=names, locale=locale)
 
     def move_history(self, state: State) -> Result:
         return self._with_state("move_history", state)
@@ -266,17 +278,17 @@ class Client:
         result: Result = self.call("same_move", {"a": a, "b": b})
         return result
 
-    def resign(self, state: State, player: int) -> Result:
-        return self._with_state("resign", state, player=player)
+    def resign(self, state: State, player: int, *, locale: str | None = None) -> Result:
+        return self._with_state("resign", state, player=player, locale=locale)
 
-    def timeout(self, state: State, player: int) -> Result:
-        return self._with_state("timeout", state, player=player)
+    def timeout(self, state: State, player: int, *, locale: str | None = None) -> Result:
+        return self._with_state("timeout", state, player=player, locale=locale)
 
-    def draw(self, state: State) -> Result:
-        return self._with_state("draw", state)
+    def draw(self, state: State, *, locale: str | None = None) -> Result:
+        return self._with_state("draw", state, locale=locale)
 
-    def abandoned(self, state: State) -> Result:
-        return self._with_state("abandoned", state)
+    def abandoned(self, state: State, *, locale: str | None = None) -> Result:
+        return self._with_state("abandoned", state, locale=locale)
 
     def record(
         self, state: State, uid: str | None = None, players: Sequence[Any] | None = None
@@ -291,3 +303,58 @@ class Client:
             params["initial"] = initial
         result: Result = self.call("replay", params)
         return result
+
+    def bot_move(
+        self,
+        state: State,
+        bot: str,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._with_state(
+            "bot_move",
+            state,
+            bot=bot,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+        )
+
+    def hint(
+        self,
+        state: State,
+        bot: str | None = None,
+        top: int | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._with_state(
+            "hint",
+            state,
+            bot=bot,
+            top=top,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+        )
+
+    def svg(
+        self, state: State, ply: int | None = None, *, locale: str | None = None, **drawing: Any
+    ) -> Result:
+        """The picture; ``drawing`` takes the other parameters of the ``svg`` method
+        (``move``, ``hints``, ``size``, ``names``, ``marks``)."""
+        return self._with_state("svg", state, ply=ply, locale=locale, **drawing)
+
+    def summary(self, state: State, ply: int | None = None) -> Result:
+        return self._with_state("summary", state, ply=ply)
+
+    def undo(self, state: State, plies: int | None = None, *, locale: str | None = None) -> Result:
+        return self._with_state("undo", state, plies=plies, locale=locale)
