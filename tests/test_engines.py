@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import StawvsGame, from_record
 from stawvs_ap.bots import BotFailure, ExecBot
 from stawvs_ap.bots.arena import BotSpec, match_report, play_game
 from stawvs_ap.core.playout import random_move
@@ -308,6 +308,28 @@ def test_the_arena_reports_the_engines_failures(engines: Engines) -> None:
     )
     assert table.returncode == 0, table.stderr
     assert "(seat 1) lost by forfeit: it answered the illegal move 'a1-a1,a1'" in table.stdout
+
+
+@pytest.mark.parametrize(("behaviour", "ending"), [("silent", "timeout"), ("crash", "forfeit")])
+def test_a_lost_engines_games_are_kept_as_records_that_replay(
+    engines: Engines, tmp_path: Path, behaviour: str, ending: str
+) -> None:
+    folder = tmp_path / "run"
+    engine = f"exec:seconds=0.2,startup=2:{engines.command(behaviour)}"
+    done = run_cli(
+        "arena", "--bot", engine, "--bot", "random", "--games", "2", "--seed", "1",
+        "--records", str(folder), "--json", "--quiet",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [game["ending"] for game in report["results"]] == [ending, ending]
+    for game in report["results"]:
+        path = Path(game["record"])
+        assert path.parent == folder and path.name == f"game-{game['game']:06d}.json"
+        replayed = from_record(json.loads(path.read_text(encoding="utf-8")))
+        assert replayed.gameover
+        assert game["loser"] not in replayed.winner and replayed.winner == game["winners"]
+    assert engines.alive() == []
 
 
 def test_hint_from_a_failing_engine_is_one_line_and_status_2(

@@ -138,6 +138,42 @@ def test_a_plugin_takes_a_seat_in_the_terminal_game(site: Path) -> None:
     assert f"plays {StawvsGame.new(2, seed=1).moves()[0]}." in done.stdout
 
 
+def _served(site: Path, *requests: dict[str, object]) -> list[dict[str, object]]:
+    """The service's answers (``stawvs-ap serve`` on standard input) to ``requests``."""
+    lines = "".join(
+        json.dumps({"jsonrpc": "2.0", "id": i, **r}) + "\n" for i, r in enumerate(requests)
+    )
+    done = run(site, "-m", "stawvs_ap", "serve", stdin=lines)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_a_plugin_plays_and_hints_through_the_service(site: Path) -> None:
+    game = StawvsGame.new(2, seed=1)
+    moved, hinted = _served(
+        site,
+        {"method": "bot_move", "params": {"state": game.serialize(), "bot": "first"}},
+        {"method": "hint", "params": {"state": game.serialize(), "bot": "first:last=true"}},
+    )
+    assert moved["result"]["move"] == game.moves()[0]  # type: ignore[index]
+    assert hinted["result"]["best"] == game.moves()[-1]  # type: ignore[index]
+
+
+def test_the_service_refuses_exec_specs_and_runs_nothing(site: Path, tmp_path: Path) -> None:
+    planted = tmp_path / "ran"
+    state = StawvsGame.new(2, seed=1).serialize()
+    command = f"exec:{sys.executable} -c 'open({str(planted)!r}, \"w\")'"
+    answers = _served(
+        site,
+        {"method": "bot_move", "params": {"state": state, "bot": command}},
+        {"method": "hint", "params": {"state": state, "bot": command}},
+    )
+    for answer in answers:
+        assert "result" not in answer
+        assert "exec bots run programs: they are not allowed here" in json.dumps(answer["error"])
+    assert not planted.exists()
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
