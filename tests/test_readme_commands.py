@@ -27,6 +27,9 @@ NOT_RUN = {
     'pip install -e ".[test]" && python -m pytest -n auto': "the test run itself",
     "stawvs-ap serve": "a server: it answers its input until it ends",
     "stawvs-ap play --bot mcts --players 3 --variant hey": "a game for a person at a terminal",
+    'pip install "stawvs-ap[web]" && stawvs-ap playground --open': (
+        "an install, then a server that opens a browser and serves until stopped"
+    ),
     "stawvs-ap arena --bot mcts:seconds=0.25 --bot greedy --games 20 --jobs 2": (
         "20 games at 0.25 s a move: over a minute"
     ),
@@ -71,6 +74,8 @@ def test_every_command_of_the_readme_runs_in_order(tmp_path: Path) -> None:
         if line in NOT_RUN:
             continue
         line = line.removeprefix(INSTALL)
+        # Never install into the interpreter running the tests: list such a line above.
+        assert "pip install" not in line, f"{line!r}: add it to NOT_RUN with its reason"
         done = subprocess.run(
             ["sh", "-c", line],
             cwd=work,
