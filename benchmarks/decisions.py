@@ -1,7 +1,7 @@
 """Screen search settings by their decisions: how often a bot's move is the one
 a long search prefers, and how much worse it is when it is not.
 
-    python benchmarks/decisions.py oracle --positions 300 --jobs 2
+    python benchmarks/decisions.py oracle --positions 300 --jobs 2 --out oracle.json.gz
     python benchmarks/decisions.py screen mcts:seconds=0.25 "mcts:seconds=0.25,widening=3"
 
 ``oracle`` plays seeded games of ``mcts:iterations=300`` against ``greedy``,
@@ -10,8 +10,10 @@ the games are decided), and searches each with the oracle bot (by default
 16,000 iterations with the settings ``MCTSBot`` had before this screen, so
 that the oracle does not favour the settings under test). It keeps, per
 position, the oracle's visits and best-line value (the implicit minimax
-reward, 0–1, of the player to move) of every move it searched, in
-``benchmarks/results/decisions-oracle.json.gz``.
+reward, 0–1, of the player to move) of every move it searched, in the file
+``--out`` names (the committed one, which ``screen`` reads unless given
+``--oracle-file``, is ``benchmarks/results/decisions-oracle.json.gz``;
+nothing else writes it).
 
 ``screen`` asks each bot spec for a move in every oracle position and prints
 the share that agree with the oracle's most visited move and the mean regret:
@@ -87,7 +89,7 @@ def _judge(job: tuple[str, str]) -> dict[str, Any]:
     return {"position": notation, "moves": moves}
 
 
-def oracle(positions: int, jobs: int, spec: str) -> None:
+def oracle(positions: int, jobs: int, spec: str, out: Path) -> None:
     per_game = 3
     rng = random.Random("decisions")
     with multiprocessing.Pool(jobs) as pool:
@@ -95,10 +97,10 @@ def oracle(positions: int, jobs: int, spec: str) -> None:
         for found in pool.imap(_game_positions, range((positions + per_game - 1) // per_game)):
             sampled += rng.sample(found, min(per_game, len(found)))
         judged = pool.map(_judge, [(spec, n) for n in sampled[:positions]], chunksize=4)
-    ORACLE_FILE.parent.mkdir(exist_ok=True)
-    with gzip.open(ORACLE_FILE, "wt") as out:
-        json.dump({"oracle": spec, "sampler": list(SAMPLER), "positions": judged}, out)
-    sys.stderr.write(f"{len(judged)} positions judged by {spec} in {ORACLE_FILE}\n")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(out, "wt") as target:
+        json.dump({"oracle": spec, "sampler": list(SAMPLER), "positions": judged}, target)
+    sys.stderr.write(f"{len(judged)} positions judged by {spec} in {out}\n")
 
 
 def _decide(job: tuple[str, dict[str, Any]]) -> tuple[bool, float]:
@@ -111,8 +113,8 @@ def _decide(job: tuple[str, dict[str, Any]]) -> tuple[bool, float]:
     return chosen == best, moves[best][1] - value
 
 
-def screen(specs: list[str], jobs: int) -> None:
-    with gzip.open(ORACLE_FILE, "rt") as source:
+def screen(specs: list[str], jobs: int, oracle_file: Path) -> None:
+    with gzip.open(oracle_file, "rt") as source:
         data = json.load(source)
     entries = data["positions"]
     print(f"{len(entries)} positions, oracle {data['oracle']}")
@@ -134,11 +136,26 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--oracle", default=ORACLE_SPEC, help="the bot spec that judges")
+    parser.add_argument(
+        "--out", type=Path, metavar="FILE", help="oracle: where to write the judged positions"
+    )
+    parser.add_argument(
+        "--oracle-file",
+        type=Path,
+        default=ORACLE_FILE,
+        metavar="FILE",
+        help="screen: the judged positions to read (default: the committed ones)",
+    )
     args = parser.parse_args()
     if args.what == "oracle":
-        oracle(args.positions, args.jobs, args.oracle)
+        if args.out is None:
+            parser.error(
+                f"oracle needs --out FILE (--out {ORACLE_FILE.relative_to(ROOT)} "
+                "replaces the committed positions)"
+            )
+        oracle(args.positions, args.jobs, args.oracle, args.out)
     else:
-        screen(args.specs or ["mcts:seconds=0.25"], args.jobs)
+        screen(args.specs or ["mcts:seconds=0.25"], args.jobs, args.oracle_file)
 
 
 if __name__ == "__main__":

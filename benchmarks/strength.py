@@ -1,16 +1,17 @@
 """Measure the bots in the arena: the strength figures, and the balance of the variants.
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
-    python benchmarks/strength.py balance --games 200 --jobs 2
+    python benchmarks/strength.py balance --games 200 --jobs 2 --out benchmarks/results
     python benchmarks/strength.py balance --bot mcts --players 2 3 --games 800 \
-        --run /tmp/balance-run --resume --cluster tcp://scheduler:8786
+        --run /tmp/balance-run --resume --cluster tcp://scheduler:8786 --out benchmarks/results
     python benchmarks/strength.py table
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
-``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
-``balance`` plays self-play matches per variant (:data:`BALANCE_BOTS`) and
-writes ``benchmarks/results/balance-[BOT-]VARIANT[-3p].json`` (or into
-``--out``). With ``--run DIR`` each balance match keeps its games in
+``--only``) and prints its table; with ``--out DIR`` it also writes the JSON
+report to ``DIR/NAME.json`` (``--out benchmarks/results`` replaces the
+committed reports, which nothing else writes). ``balance`` plays self-play
+matches per variant (:data:`BALANCE_BOTS`), reported likewise as
+``balance-[BOT-]VARIANT[-3p].json``. With ``--run DIR`` each balance match keeps its games in
 ``DIR/NAME/`` as they finish (``stawvs-ap arena --records``), the matches'
 games interleaved so that a run stopped early covers every table alike;
 ``--resume`` continues such a run, and ``--played-only`` writes the reports
@@ -32,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +44,13 @@ from stawvs_ap import __version__  # noqa: E402
 from stawvs_ap.bots import BOTS  # noqa: E402
 from stawvs_ap.bots.arena import (  # noqa: E402
     BotSpec,
+    GameResult,
     Match,
+    format_table,
     match_report,
     play_match,
     play_matches,
+    summarise,
     wilson,
 )
 from stawvs_ap.bots.journal import Journal  # noqa: E402
@@ -93,6 +98,7 @@ def _run(
     variants: list[str],
     games: int,
     jobs: int,
+    out: Path | None,
     fresh_boards: bool = False,
 ) -> None:
     specs = [BotSpec.parse(text) for text in lineup]
@@ -111,12 +117,23 @@ def _run(
     for entry, spec in zip(report["bots"], specs, strict=True):
         entry["options"] = bot_options(spec)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
-    _save(report, name, RESULTS)
+    _save(report, name, out, specs, results)
 
 
-def _save(report: dict[str, Any], name: str, out: Path, commit: str | None = None) -> None:
-    """Write ``report`` as ``out/NAME.json``, with the package version and the
-    commit it was measured at (``commit``, or this checkout's)."""
+def _save(
+    report: dict[str, Any],
+    name: str,
+    out: Path | None,
+    lineup: Sequence[BotSpec],
+    results: Sequence[GameResult],
+    commit: str | None = None,
+) -> None:
+    """Print the match's table; with ``out``, also write ``report`` as
+    ``out/NAME.json``, with the package version and the commit it was measured
+    at (``commit``, or this checkout's)."""
+    sys.stdout.write(f"{name}:\n" + format_table(summarise(lineup, results)))
+    if out is None:
+        return
     report["package"] = __version__
     report["commit"] = commit or _commit()
     out.mkdir(parents=True, exist_ok=True)
@@ -288,7 +305,7 @@ def _balance(args: argparse.Namespace) -> None:
         for journal in journals:
             if journal:
                 journal.close()
-    out = Path(args.out) if args.out else RESULTS
+    out = Path(args.out) if args.out else None
     for name, match, found in zip(names, matches, results, strict=True):
         if not found:
             continue
@@ -301,7 +318,7 @@ def _balance(args: argparse.Namespace) -> None:
             report["wall_seconds"] = round(time.monotonic() - started, 1)
         # The code that played the games, which is not always the code reporting them.
         played_by = commits.read_text().split() if commits and commits.exists() else []
-        _save(report, name, out, ", ".join(dict.fromkeys(played_by)) or None)
+        _save(report, name, out, match.lineup, found, ", ".join(dict.fromkeys(played_by)) or None)
 
 
 def main() -> None:
@@ -322,12 +339,19 @@ def main() -> None:
     parser.add_argument(
         "--played-only", action="store_true", help="write the reports of --run, play nothing"
     )
-    parser.add_argument("--out", metavar="DIR", help="write the balance reports here instead")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="also write each match's JSON report to DIR/NAME.json (the committed ones are "
+        "in benchmarks/results; without --out nothing is written)",
+    )
     args = parser.parse_args()
     if args.what == "figures":
         for name in args.only or list(FIGURES):
             lineup, variants, _ = FIGURES[name]
-            _run(name, lineup, variants, args.games, args.jobs)
+            _run(
+                name, lineup, variants, args.games, args.jobs, Path(args.out) if args.out else None
+            )
     elif args.what == "balance":
         _balance(args)
     else:

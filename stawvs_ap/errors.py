@@ -62,6 +62,8 @@ class ErrorCode(StrEnum):
     BAD_INDEX = "BAD_INDEX"
     NO_UNDO = "NO_UNDO"
     NOT_FINISHED = "NOT_FINISHED"
+    # A bot that gave no move: an external engine late, silent, crashed or wrong.
+    BOT_FAILED = "BOT_FAILED"
     # The arena's runs.
     ARENA_FAILED = "ARENA_FAILED"
     # The JSON-RPC service's protocol errors, as its client reports them.

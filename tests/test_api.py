@@ -24,7 +24,7 @@ from stawvs_ap import (
     StawvsGame,
     from_record,
 )
-from stawvs_ap.tools.svg import board_svg
+from stawvs_ap.pictures.svg import board_svg
 
 # -- moves, squares and pyramids are values -----------------------------------------
 

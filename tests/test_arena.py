@@ -127,13 +127,15 @@ def test_hint_prints_the_best_move_and_candidates(state_file: Path) -> None:
     done = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--top", "3")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    best = lines[0].removeprefix("best: ")
+    best = lines[0].removeprefix("best: ").removesuffix(" (the bot's choice)")
     assert game.is_legal(best)
-    assert lines[2].split()[0] == best and len(lines) == 5
+    assert lines[1] == "the bot's 3 best moves, by their share of the win:"
+    assert lines[2].split() == ["move", "share", "points", "visits"] and len(lines) == 6
+    assert best in [line.split()[0] for line in lines[3:]]
     as_json = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--json")
     doc = json.loads(as_json.stdout)
-    assert doc["best"] == best and doc["player"] == 1
-    assert all(set(c) == {"move", "visits", "value"} for c in doc["candidates"])
+    assert doc["best"] == best and doc["player"] == 1 and doc["sorted_by"] == "share"
+    assert all(set(c) == {"move", "share", "points", "visits"} for c in doc["candidates"])
 
 
 def test_arena_prints_a_table_and_a_json_report() -> None:
@@ -210,12 +212,15 @@ def test_play_in_the_terminal() -> None:
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "you are player 1" in out and "moves   list your legal moves" in out
-    assert "60 legal moves:" in out
-    assert out.count("Not a legal move:") == 2  # a slide while placing, and nonsense
+    assert "you are player 1" in out and "moves         your caps and where" in out
+    assert "You can place a cap on 60 squares:" in out
+    assert "While placing caps, a move is a single square" in out  # a slide while placing
+    assert "That is not a move ('zz' is not a move)" in out
+    assert "[MALFORMED]" not in out  # codes only with --verbose
     assert "Taken back." in out and "There is no move of yours to take back." in out
-    assert out.count("Player 2 (mcts (bot)) plays") == 2  # after d5, and again after e4
-    assert out.count("Player 3 (mcts (bot)) plays") == 2
+    # The two bots are told apart; each answered d5, and again e4.
+    assert out.count("mcts:iterations=20 (@2) plays") == 2
+    assert out.count("mcts:iterations=20 #2 (@3) plays") == 2
     assert out.rstrip().endswith("Bye.")
 
 
@@ -229,8 +234,9 @@ def test_play_a_whole_game_typed_on_standard_input() -> None:
         if game.currplayer == 1:
             game.move(bot.choose(game))
         else:
-            typed.append(game.moves()[0])
-            game.move(typed[-1])
+            if game.moves() != ["pass"]:
+                typed.append(game.moves()[0])
+            game.move(game.moves()[0])
     done = run_cli(
         "play",
         "--bot",
@@ -244,7 +250,17 @@ def test_play_a_whole_game_typed_on_standard_input() -> None:
         stdin="\n".join(typed) + "\n",
     )
     assert done.returncode == 0, done.stderr
-    assert "Player 1 (random (bot)) plays" in done.stdout
-    assert "Not a legal move" not in done.stdout
-    assert done.stdout.rstrip().endswith("The game is over.")
+    assert "random (@1) plays" in done.stdout
+    assert "Your move: pass" not in done.stdout  # passes are made for the person
     assert f"Game over. Winner{'s' if len(game.winner) > 1 else ''}:" in done.stdout
+    won = "You share the win." if len(game.winner) > 1 else "You win!"
+    assert done.stdout.rstrip().endswith(won if 2 in game.winner else "You lose.")
+
+
+def test_counts_in_messages_agree_with_their_nouns() -> None:
+    done = run_cli("play", "--bot", "mcts", "--bot", "uct", "--players", "2")
+    assert done.stderr == "stawvs-ap: error: 2 bots given for 1 seat\n"
+    done = run_cli("arena", "--bot", "mcts", "--bot", "uct", "--bot", "greedy", "--players", "2")
+    assert done.stderr == "stawvs-ap: error: 3 bots given for 2 seats\n"
+    with pytest.raises(StawvsError, match=r"there is no stack entry 3 \(1 entry\)"):
+        StawvsGame(2, seed=1).load(3)

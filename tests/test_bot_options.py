@@ -93,7 +93,7 @@ def test_specs_read_names_and_keys_in_any_case_and_refuse_what_no_bot_takes() ->
     assert str(spec) == "mcts:seconds=0.25,expand_after=3,reuse=false"
     assert BotSpec.parse(str(spec)) == spec
     assert BotSpec.parse("greedy").options == ()
-    _refused(lambda: BotSpec.parse("alphazero"), "unknown bot", "known: greedy, mcts")
+    _refused(lambda: BotSpec.parse("alphazero"), "unknown bot", "known: exec, greedy, mcts")
     _refused(lambda: BotSpec.parse("mcts:depth=3"), "takes the options seconds")
     _refused(lambda: BotSpec.parse("mcts:seconds"), "KEY=VALUE")
     _refused(lambda: BotSpec.parse("mcts:seconds=1,Seconds=2"), "seconds is given twice")

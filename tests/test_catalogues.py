@@ -16,6 +16,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 import stawvs_ap.host.messages
+import stawvs_ap.pictures.messages
 import stawvs_ap.playground.messages
 import stawvs_ap.service.messages
 import stawvs_ap.tools.messages
@@ -29,6 +30,8 @@ KEYWORDS = {"message": ((1, "c"), 2), "plural": ((1, "c"), 2, 3)}
 COMMENT_TAGS = ["TRANSLATORS:"]
 #: Translations the same as the English, and rightly so.
 SAME_AS_ENGLISH = {(tag, "list.separator") for tag in EXPECTED_LANGUAGES}  # ", " in most
+# A refusal and its code ("{message} ({code})"): nothing to translate but the order.
+SAME_AS_ENGLISH |= {(tag, "play.refused-with-code") for tag in EXPECTED_LANGUAGES}
 SAME_AS_ENGLISH |= {("fr", "sidebar.scores"), ("fr", "page.panel.points")}  # "points" in French too
 # The names of keys as the keyboards of these languages print them.
 SAME_AS_ENGLISH |= {(tag, "page.key.escape") for tag in ("de", "es", "it", "pt-BR")}
@@ -177,7 +180,7 @@ POINTS = {
         21: "21 очко)",
         24: "24 очки)",
     },
-    "en": {1: "1 points)", 2: "2 points)"},  # English has said "points" for every number
+    "en": {1: "1 point)", 2: "2 points)"},
 }
 
 

@@ -14,7 +14,7 @@ import pytest
 from reference_data import games
 
 from stawvs_ap import StawvsGame, __version__, from_record
-from stawvs_ap.tools.textboard import board_text
+from stawvs_ap.pictures.textboard import board_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -259,3 +259,40 @@ def test_broken_record_is_refused(tmp_path: Path) -> None:
     refused("replay", "-", "--svg", svg, stdin="[1, 2")
     refused("replay", "-", "--svg", svg, stdin='{"header": {}, "moves": []}')
     assert not svg.exists()
+
+
+# -- bots finish a game, and the service's help -------------------------------------
+
+
+def test_selfplay_finishes_the_game_of_a_state_file_in_place(started: Path) -> None:
+    game = StawvsGame(started.read_text())
+    game.move(game.moves()[5])
+    started.write_text(game.serialize())
+    ok("selfplay", started, "--bot", "greedy", "--bot", "random", "--seed", "4", "-o", started)
+    over = StawvsGame(started.read_text())
+    assert over.gameover and over.move_history()[0][0] == game.move_history()[0][0]
+    again = run("selfplay", started)
+    assert again.returncode == 2 and "the game is over already" in again.stderr
+
+
+def test_selfplay_plays_a_new_game_the_same_way_for_the_same_seed() -> None:
+    args = ("selfplay", "--players", "3", "--variant", "hey", "--bot", "greedy", "--seed", "9")
+    first = StawvsGame(ok(*args))
+    assert first.gameover and first.numplayers == 3 and first.variants == ["hey"]
+    assert ok(*args).count("\n") == 1
+    assert first.move_history() == StawvsGame(ok(*args)).move_history()
+
+
+def test_selfplay_refuses_a_new_games_options_with_a_state(started: Path) -> None:
+    done = run("selfplay", started, "--players", "3")
+    assert done.returncode == 2 and "give them or a state" in done.stderr
+
+
+def test_serve_help_lists_every_method_with_its_parameters() -> None:
+    from stawvs_ap.service import METHODS
+
+    text = ok("serve", "--help")
+    listed = text.split("methods (parameters by name; ? marks an optional one):\n", 1)[1]
+    names = [line.split()[0] for line in listed.splitlines() if line.strip()]
+    assert names == list(METHODS)
+    assert "  new           players, variants?, seed?\n" in listed

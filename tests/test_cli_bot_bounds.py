@@ -76,7 +76,7 @@ def test_invalid_utf8_bytes_read_as_replacement_characters() -> None:
     out, err = proc.communicate(b"\xff\xfe\x00\nquit\n", timeout=60)
     assert proc.returncode == 0, err
     text = out.decode("utf-8")
-    assert "Not a legal move" in text and "Bye." in text
+    assert "That is not a move" in text and "Bye." in text
     assert not err
 
 

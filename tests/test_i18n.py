@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import stawvs_ap.host.messages as host_messages
 import stawvs_ap.i18n as i18n
+import stawvs_ap.pictures.messages as picture_messages
 import stawvs_ap.playground.messages as page_messages
 import stawvs_ap.service.messages as service_messages
 import stawvs_ap.tools.messages as tools_messages
@@ -136,7 +137,7 @@ def test_a_plural_takes_the_form_of_its_number() -> None:
     words = catalogue("en")
     label = host_messages.SCORES
     assert words.say(label) == "Scores"
-    svg = tools_messages.SVG_PLAYER
+    svg = picture_messages.SVG_PLAYER
     assert words.say(Phrase(svg, {"name": "Ann", "points": 1})) == "Ann: 1 point"
     assert words.say(Phrase(svg, {"name": "Ann", "points": 0})) == "Ann: 0 points"
     with pytest.raises(TypeError):
@@ -157,7 +158,13 @@ def test_an_id_is_declared_once() -> None:
 def test_every_message_id_is_unique_and_named_by_its_floor() -> None:
     declared = messages()
     assert len(declared) == len({m.id for m in declared.values()})
-    for module in (host_messages, tools_messages, service_messages, page_messages):
+    for module in (
+        host_messages,
+        picture_messages,
+        tools_messages,
+        service_messages,
+        page_messages,
+    ):
         for value in vars(module).values():
             if isinstance(value, Message):
                 assert declared[value.id] is value or declared[value.id] == value
@@ -210,5 +217,5 @@ def test_templates_made_ready_for_the_percent_operator_word_as_str_format_does(
             assert fast == words.plainly(declared, args), (language, declared.id, n)  # type: ignore[arg-type]
             assert words.template(declared, n) == words.looked_up(declared, n)
     assert "%" in words.say(
-        Phrase(tools_messages.PLAY_HINT_CANDIDATE, {"move": "a1", "percent": 5})
+        Phrase(tools_messages.PLAY_HINT_CANDIDATE, {"move": "a1", "percent": 5, "lead": "+1.0"})
     )

@@ -300,3 +300,38 @@ def test_the_sdist_carries_the_developer_tools_and_the_tests(tmp_path: Path) -> 
     needed |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("*.py")}
     needed |= {"fixtures/golden/2p-default-seed-1.json", "fixtures/reference/games.jsonl.gz"}
     assert needed <= names, sorted(needed - names)
+
+
+def test_a_bot_plugin_installed_with_pip_takes_a_seat(installed: Installed) -> None:
+    from test_plugins import PLUGIN
+
+    project = installed.empty.parent / "plugin"
+    (project / "stawvs_first").mkdir(parents=True)
+    (project / "stawvs_first" / "__init__.py").write_text(PLUGIN, encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n'
+        '[project]\nname = "stawvs-first"\nversion = "1.0"\n'
+        '[project.entry-points."stawvs_ap.bots"]\nfirst = "stawvs_first:FirstBot"\n',
+        encoding="utf-8",
+    )
+    flags = ["--no-index", "--no-build-isolation"] if _setuptools_can_build() else []
+    _checked(
+        installed.run(installed.python, "-m", "pip", "install", "-q", "--no-deps", *flags, project),
+        "pip install of the plug-in",
+    )
+    done = _checked(
+        installed.run(
+            installed.command,
+            "arena",
+            "--bot",
+            "first:last=true",
+            "--bot",
+            "random",
+            "--games",
+            "2",
+            "--json",
+            "--quiet",
+        ),
+        "arena with the plug-in",
+    )
+    assert json.loads(done.stdout)["bots"][0]["spec"] == "first:last=true"

@@ -2,13 +2,13 @@
 module imports itself back through others. Every import counts, those inside
 functions and under ``TYPE_CHECKING`` too.
 
-    command line         stawvs_ap.tools.* (but the pictures), stawvs_ap.remote
+    command line         stawvs_ap.tools.*, stawvs_ap.remote
     playground           stawvs_ap.playground.*
     service              stawvs_ap.service.*
-    pictures             stawvs_ap.tools.svg, stawvs_ap.tools.textboard, stawvs_ap.tools.messages
     bots                 stawvs_ap.bots.*
     records and replay   stawvs_ap.records.*
-    host contract        stawvs_ap.host.*
+    host contract        stawvs_ap.host.*, and beside it
+    pictures             stawvs_ap.pictures.* (svg, textboard, their words in messages)
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
     errors, schemas      stawvs_ap.errors, stawvs_ap.schemas (leaves every floor may use)
@@ -30,17 +30,15 @@ FLOORS = {
     "stawvs_ap.core": 1,
     "stawvs_ap.state": 2,
     "stawvs_ap.host": 3,
+    # Pictures of a position: below the command line, so that a game draws itself.
+    "stawvs_ap.pictures": 3,
     "stawvs_ap.records": 4,
     "stawvs_ap.bots": 5,
-    # The pictures stay in the tools package, a floor of their own below the service.
-    "stawvs_ap.tools.svg": 6,
-    "stawvs_ap.tools.textboard": 6,
-    "stawvs_ap.tools.messages": 6,  # the words of the pictures and of the terminal game
-    "stawvs_ap.service": 7,
-    "stawvs_ap.playground": 8,
-    "stawvs_ap.tools": 9,
-    "stawvs_ap.remote": 9,
-    "stawvs_ap.__main__": 10,
+    "stawvs_ap.service": 6,
+    "stawvs_ap.playground": 7,
+    "stawvs_ap.tools": 8,
+    "stawvs_ap.remote": 8,
+    "stawvs_ap.__main__": 9,
     "stawvs_ap.schemas": 0,
     # The root re-exports the public API from the floors below the tools.
     "stawvs_ap": 5,

@@ -21,6 +21,7 @@ from stawvs_ap.bots import GreedyBot, MCTSBot, UCTBot
 from stawvs_ap.bots.arena import BotSpec
 from stawvs_ap.core.moves import Move
 from stawvs_ap.core.scoring import group_collection
+from stawvs_ap.pictures.svg import board_svg
 from stawvs_ap.remote import Client
 from stawvs_ap.service import APP_ERROR, SEARCHES, SERVER_BUSY, call
 from stawvs_ap.service.bots import (
@@ -31,7 +32,6 @@ from stawvs_ap.service.bots import (
 )
 from stawvs_ap.service.jsonrpc import INVALID_PARAMS, RpcError
 from stawvs_ap.service.views import next_squares
-from stawvs_ap.tools.svg import board_svg
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The SVG picture (stawvs_ap.tools.svg.board_svg): a well-formed, deterministic drawing
+"""The SVG picture (stawvs_ap.pictures.svg.board_svg): a well-formed, deterministic drawing
 of exactly what the position holds."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hostile import play_random
 
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.core.position import EMPTY
-from stawvs_ap.tools.svg import board_svg
+from stawvs_ap.pictures.svg import board_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -199,3 +199,27 @@ def test_unreasonable_sizes_are_refused(size: int) -> None:
     with pytest.raises(StawvsError) as info:
         board_svg(StawvsGame(2, seed=1), size=size)
     assert info.value.code == "BAD_ARGUMENT"
+
+
+def test_arrows_take_square_names_as_well_as_squares() -> None:
+    from stawvs_ap import Square
+
+    game = StawvsGame(2, seed=1)
+    by_name = board_svg(game, arrows=[("b8", "D6")])
+    assert by_name == board_svg(game, arrows=[(Square.parse("b8"), Square.parse("d6"))])
+    assert by_name == board_svg(game, arrows=[(1, 19)])
+    assert len(elements(parse(by_name), "line", "arrow")) == 1
+
+
+@pytest.mark.parametrize("bad", [("b9", "d6"), ("b8", 64), (True, "d6"), ("b8", None)])
+def test_arrows_that_are_no_squares_are_refused(bad: tuple[object, object]) -> None:
+    with pytest.raises(StawvsError, match="is not a square") as refused:
+        board_svg(StawvsGame(2, seed=1), arrows=[bad])  # type: ignore[list-item]
+    assert refused.value.code == "BAD_ARGUMENT"
+
+
+def test_games_and_positions_draw_themselves_in_notebooks() -> None:
+    game = played(3, seed=4, plies=20)
+    assert game._repr_svg_() == board_svg(game)
+    assert game.position._repr_svg_() == board_svg(game.position)
+    assert parse(game.position._repr_svg_() or "").tag == f"{{{NS['svg']}}}svg"

@@ -13,7 +13,7 @@ from hostile import play_random
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.core.pyramids import PYRAMIDS
 from stawvs_ap.core.squares import SQUARE_NAMES
-from stawvs_ap.tools.svg import board_svg
+from stawvs_ap.pictures.svg import board_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 ADDED_GROUPS = ('<g class="squares">', '<g class="highlights">', '<g class="hint')

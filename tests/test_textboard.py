@@ -1,4 +1,4 @@
-"""The text diagram (stawvs_ap.tools.textboard.board_text) for terminals."""
+"""The text diagram (stawvs_ap.pictures.textboard.board_text) for terminals."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hostile import play_random
 from positions import position_from_diagram
 
 from stawvs_ap import Pyramid, StawvsGame
-from stawvs_ap.tools.textboard import board_text
+from stawvs_ap.pictures.textboard import board_text
 
 
 def played(numplayers: int, seed: int, plies: int | None = None) -> StawvsGame:
@@ -90,3 +90,32 @@ def test_last_move_is_shown() -> None:
 def test_names_replace_the_default_labels() -> None:
     text = board_text(StawvsGame(2, seed=1), names=["Ann", "Bob"])
     assert "Ann (@1): 0 points" in text and text.endswith("Ann to move (placement phase).\n")
+
+
+def test_printing_a_game_shows_its_text_board() -> None:
+    game = played(2, seed=3, plies=15)
+    assert str(game) + "\n" == board_text(game)
+
+
+def test_printing_a_position_shows_its_board_and_the_other_fields() -> None:
+    game = played(3, seed=3, plies=15)
+    position = game.position
+    lines = str(position).splitlines()
+    assert lines[:9] == board_text(game).splitlines()[:9]
+    assert lines[9:] == ["", position.notation().split(" ", 1)[1]]
+
+
+def test_a_bare_position_draws_as_the_text_board_without_a_last_move() -> None:
+    game = played(2, seed=3, plies=15)
+    text = board_text(game.position)
+    assert "Last move" not in text
+    assert text == board_text(game).replace(f"Last move: {game.lastmove}\n", "")
+
+
+def test_one_point_is_a_point() -> None:
+    game = played(2, seed=3, plies=7)  # six caps placed, then one pyramid claimed
+    assert game.position.scores() == [1, 0]
+    assert "(@1): 1 point  " in board_text(game)
+    assert "(@2): 0 points  -" in board_text(game)
+    labels = [area["label"] for area in game.render()["areas"] if "label" in area]
+    assert labels == ["Player 1's pyramids (1 point)"]  # an empty stash has no area

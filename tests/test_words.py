@@ -33,9 +33,9 @@ from stawvs_ap.core.pyramids import Pyramid
 from stawvs_ap.core.squares import Square
 from stawvs_ap.host import chat
 from stawvs_ap.i18n import catalogue, languages
+from stawvs_ap.pictures.svg import board_svg
+from stawvs_ap.pictures.textboard import board_text
 from stawvs_ap.service import methods as service
-from stawvs_ap.tools.svg import board_svg
-from stawvs_ap.tools.textboard import board_text
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [tag for tag in languages() if tag != "en"]
@@ -281,14 +281,15 @@ def test_what_hosts_parse_is_the_same_in_every_language(tag: str) -> None:
 
 @pytest.mark.parametrize("tag", TRANSLATED)
 def test_the_play_game_speaks_the_language(tag: str) -> None:
+    # Every line of a longer game: tests/test_play.py.
     typed = "help\nmoves\nzz\nundo\nb2\nundo\n" + "x" * 5000 + "\n"
-    play = ("play", "--bot", "random", "--seed", "2")
-    english = _cli(*play, stdin=typed).splitlines()
-    lines = _cli(*play, "--lang", tag, stdin=typed).splitlines()
+    play = ("play", "--bot", "random", "--seed", "2", "--verbose")
+    english = _cli(*play, stdin=typed).replace("\n    ", " ").splitlines()
+    lines = _cli(*play, "--lang", tag, stdin=typed).replace("\n    ", " ").splitlines()
     assert len(lines) == len(english)
     worded = [a for a, b in zip(lines, english, strict=True) if a != b]
     assert len(worded) >= 12
-    assert "[MALFORMED]" in "\n".join(lines) and "  moves   " in "\n".join(lines)
+    assert "[MALFORMED]" in "\n".join(lines) and "  moves  " in "\n".join(lines)
 
 
 _LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

@@ -23,29 +23,39 @@ read ``game.position`` only, so a :class:`~stawvs_ap.core.position.Position`
 will do as well. A bot spec (``mcts:seconds=0.5``, :class:`BotSpec`) names a
 bot and its options, each declared with a type and a range
 (:class:`Option`); :func:`make_bot` makes the bot and its budget from one.
+:func:`bot_class` finds a bot by name, built in or a plug-in of another
+package; :class:`ExecBot` plays an external program. docs/bots.md says what
+every bot promises.
 """
 
 from __future__ import annotations
 
-from .base import Bot, Budget, Candidate
+from .base import Bot, BotFailure, Budget, Candidate
+from .engine import ExecBot
 from .mcts import MCTSBot
 from .options import MAX_ITERATIONS, MAX_SECONDS, Option
+from .registry import BOTS, ENTRY_POINT_GROUP, bot_class, bot_names
 from .simple import GreedyBot, RandomBot
-from .spec import BOTS, BotSpec, make_bot
+from .spec import BotSpec, make_bot
 from .uct import UCTBot
 
 __all__ = [
     "BOTS",
+    "ENTRY_POINT_GROUP",
     "MAX_ITERATIONS",
     "MAX_SECONDS",
     "Bot",
+    "BotFailure",
     "BotSpec",
     "Budget",
     "Candidate",
+    "ExecBot",
     "GreedyBot",
     "MCTSBot",
     "Option",
     "RandomBot",
     "UCTBot",
+    "bot_class",
+    "bot_names",
     "make_bot",
 ]

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from ..host.game import StawvsGame
 from ..state.entry import ENDINGS
-from .base import now
+from .base import now, play_turn
 from .runners import InProcess, LocalProcesses, Runner, Stopped
 from .spec import BotSpec
 
@@ -32,6 +32,7 @@ __all__ = [
     "LineupStats",
     "Match",
     "Progress",
+    "failures_text",
     "format_table",
     "labels",
     "match_report",
@@ -72,6 +73,9 @@ class GameResult:
     reason: str = ""
     attempts: int = 1
     record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: The lineup entry whose bot failed and so lost (``ending`` is then
+    #: ``timeout`` or ``forfeit``), else None.
+    failed: int | None = None
 
 
 def seat_order(index: int, players: int) -> list[int]:
@@ -103,20 +107,28 @@ def play_game(
     thinking = [0.0] * players
     moves = [0] * players
     plies = 0
-    # Why the game ended outside the rules, when it did. A bot that cannot answer
-    # in time or answers an illegal move would end it here as the game's own
-    # ending (game.timeout(player), game.resign(player)) with this reason.
-    reason = ""
-    while not game.gameover:
-        if should_stop is not None and should_stop():
-            raise Stopped(f"game {index} stopped")
-        seat = game.currplayer - 1
-        started = now()
-        move = bots[seat].choose(game)
-        thinking[order[seat]] += now() - started
-        moves[order[seat]] += 1
-        game.move(move)  # validated: an illegal move would raise here
-        plies += 1
+    # Why the game ended outside the rules, when it did: a bot that failed (an
+    # engine late, silent or wrong) lost it, by a timeout or a forfeit (the
+    # record says resign), and the reason is kept.
+    ending, failed, reason = NORMAL_ENDING, None, ""
+    try:
+        while not game.gameover:
+            if should_stop is not None and should_stop():
+                raise Stopped(f"game {index} stopped")
+            seat = game.currplayer - 1
+            started = now()
+            failure = play_turn(game, bots[seat])
+            thinking[order[seat]] += now() - started
+            if failure is not None:
+                ending, failed, reason = failure.kind, order[seat], failure.reason
+                break
+            moves[order[seat]] += 1
+            plies += 1
+    finally:
+        for bot in bots:
+            bot.close()
+    if failed is None and game.lastmove in ENDINGS:
+        ending = str(game.lastmove)
     seat_scores = game.position.scores()
     seats = [0] * players
     for seat, entry in enumerate(order):
@@ -130,9 +142,10 @@ def play_game(
         thinking=tuple(thinking),
         moves=tuple(moves),
         seat_scores=tuple(seat_scores),
-        ending=game.lastmove if game.lastmove in ENDINGS else NORMAL_ENDING,
+        ending=ending,
         reason=reason,
         record=_record(game, lineup, order, f"arena-{seed}-{index}") if record else None,
+        failed=failed,
     )
 
 
@@ -407,6 +420,8 @@ def match_report(
             "ending": r.ending,
             "attempts": r.attempts,
         }
+        if r.failed is not None:
+            game["loser"] = r.seats[r.failed]
         if r.reason:
             game["reason"] = r.reason
         if record_path is not None:
@@ -421,3 +436,18 @@ def match_report(
         "bots": [s.to_dict() for s in summarise(lineup, results)],
         "results": games,
     }
+
+
+def failures_text(lineup: Sequence[BotSpec], results: Sequence[GameResult], limit: int = 10) -> str:
+    """A line for each game a bot lost by failing (at most ``limit``), or nothing."""
+    failed = [r for r in results if r.failed is not None]
+    names = labels(lineup)
+    lines = [
+        f"game {r.index}: {names[r.failed]} (seat {r.seats[r.failed]}) lost by {r.ending}: "
+        f"{r.reason}"
+        for r in failed[:limit]
+        if r.failed is not None
+    ]
+    if len(failed) > limit:
+        lines.append(f"… and {len(failed) - limit} more")
+    return "".join(line + "\n" for line in lines)

@@ -14,7 +14,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 
 from ..core.moves import Move
 from ..core.position import Position
@@ -22,7 +22,16 @@ from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame, check_seed
 from .options import ITERATIONS, MAX_SECONDS, SECONDS, Option
 
-__all__ = ["TOP", "Bot", "Budget", "Candidate", "GameLike", "position_of"]
+__all__ = [
+    "TOP",
+    "Bot",
+    "BotFailure",
+    "Budget",
+    "Candidate",
+    "GameLike",
+    "play_turn",
+    "position_of",
+]
 
 #: How many candidates :meth:`Bot.analyse` lists at most (not set: all of them).
 TOP: Final = Option("top", int, None, "candidates listed", low=1)
@@ -35,10 +44,12 @@ GameLike = StawvsGame | Position
 class Candidate:
     """One move of an analysis: how often the search tried it and what it is worth.
 
-    ``value`` is from the point of view of the player to move: for the search
-    bots the mean reward of the move's simulations (0 = lost, 1 = won; a win
-    shared by k players counts 1/k), for :class:`GreedyBot` its evaluation in
-    points (own estimated total minus the best opponent's).
+    ``value`` is, for every bot, the share of the win the player to move can
+    expect after the move, from 0 (lost) to 1 (won alone; a win shared by k
+    players is 1/k): for the search bots the mean reward of the move's
+    simulations, for :class:`GreedyBot` the share its evaluation makes
+    (:func:`~stawvs_ap.bots.simulate.lead_share`), for a bot that knows
+    nothing (:class:`RandomBot`) an even share.
     """
 
     move: Move
@@ -78,6 +89,38 @@ class Budget:
     def limit(self) -> int:
         """The most iterations allowed (a very large number without a count)."""
         return self.iterations if self.iterations is not None else 1 << 62
+
+
+class BotFailure(StawvsError):
+    """A bot gave no move it may play (code ``BOT_FAILED``): an external engine that
+    answered late, answered an illegal move or something else, or went away.
+
+    ``kind`` is ``"timeout"`` when the time ran out and ``"forfeit"`` otherwise;
+    ``reason`` says what happened, and ``bot`` names the bot (the message says
+    both). A game loop ends the game on it, the bot's player losing
+    (:meth:`~stawvs_ap.host.game.StawvsGame.timeout` or
+    :meth:`~stawvs_ap.host.game.StawvsGame.resign`).
+    """
+
+    def __init__(self, kind: Literal["timeout", "forfeit"], reason: str, bot: str = "") -> None:
+        super().__init__(ErrorCode.BOT_FAILED, f"{bot}: {reason}" if bot else reason)
+        self.kind: Literal["timeout", "forfeit"] = kind
+        self.reason = reason
+        self.bot = bot
+
+
+def play_turn(game: StawvsGame, bot: Bot) -> BotFailure | None:
+    """Let ``bot`` move for the player to move in ``game``. When it fails, the game
+    ends as that player's loss (a timeout, or a resignation for a forfeit) and the
+    failure is returned; None when the bot moved."""
+    player = game.currplayer
+    try:
+        move = bot.choose(game)
+    except BotFailure as failure:
+        (game.timeout if failure.kind == "timeout" else game.resign)(player)
+        return failure
+    game.move(move)  # validated: a bot's illegal move raises here
+    return None
 
 
 def position_of(game: GameLike) -> Position:
@@ -179,6 +222,17 @@ class Bot(ABC):
 
     def forget(self) -> None:  # noqa: B027 - optional hook, most bots keep nothing
         """Drop anything kept from earlier questions (a search tree)."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook, most bots hold nothing
+        """Release what the bot holds outside Python (an engine's process). Whoever
+        made the bot calls it when the bot's last game is over; it may be called
+        more than once. A closed bot may be asked again (it starts afresh)."""
+
+    def __enter__(self) -> Bot:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     @abstractmethod
     def _choose(self, position: Position, budget: Budget) -> Move:

@@ -38,6 +38,7 @@ __all__ = [
     "count_score",
     "evaluate",
     "kind_values",
+    "lead",
     "move_estimates",
     "move_priors",
     "potential",
@@ -211,18 +212,22 @@ def player_values(position: Position) -> list[float]:
     return values
 
 
-def evaluate(position: Position, player: int) -> float:
-    """How good ``position`` is for ``player``, in points: their estimated total
-    (see :func:`player_values`) minus the best opponent's. A finished game adds a
-    large bonus for a win (shared wins less) so that no estimate outweighs it."""
+def lead(position: Position, player: int) -> float:
+    """``player``'s lead in points: their estimated total (see :func:`player_values`;
+    the score once the game is over) minus the best opponent's."""
     values = player_values(position)
-    mine = values[player - 1]
-    others = max(v for p, v in enumerate(values, start=1) if p != player)
+    return values[player - 1] - max(v for p, v in enumerate(values, start=1) if p != player)
+
+
+def evaluate(position: Position, player: int) -> float:
+    """How good ``position`` is for ``player``, in points: their :func:`lead`. A
+    finished game adds a large bonus for a win (shared wins less) so that no
+    estimate outweighs it."""
+    ahead = lead(position, player)
     if position.is_over:
         winners = position.winners()
-        bonus = 100.0 / len(winners) if player in winners else -100.0
-        return mine - others + bonus
-    return mine - others
+        return ahead + (100.0 / len(winners) if player in winners else -100.0)
+    return ahead
 
 
 #: Weights of the move ordering: a free square next to the landing square (up to

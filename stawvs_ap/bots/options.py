@@ -50,8 +50,11 @@ MAX_ITERATIONS: Final = 1_000_000
 _TYPE_WORDS: Final = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
 
 
-def excerpt(text: str, limit: int = 40) -> str:
-    """``text`` quoted for a message, cut to about ``limit`` characters."""
+def excerpt(text: str | bytes, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to about ``limit`` characters (bytes
+    are read as UTF-8, whatever cannot be read replaced)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 

@@ -26,6 +26,7 @@ import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import ErrorCode, StawvsError
@@ -114,12 +115,18 @@ class _Worker:
         self.conn.close()
 
 
+def _leave(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _serve(conn: multiprocessing.connection.Connection, play: Play[Any, Any]) -> None:
     # The parent stops its workers itself; a Ctrl-C reaches the whole process
     # group, and a worker that caught it would print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    # Stopped by its parent, it leaves through its game's cleanup (which stops an
+    # external engine it started) and quietly: SystemExit prints nothing.
+    signal.signal(signal.SIGTERM, _leave)
+    signal.signal(signal.SIGHUP, _leave)
     while True:
         try:
             task = conn.recv()

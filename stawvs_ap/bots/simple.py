@@ -10,6 +10,7 @@ from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import evaluate, move_priors, prior_move
 from .options import ITERATIONS, SECONDS
+from .simulate import lead_share, rewards
 
 __all__ = ["GreedyBot", "RandomBot"]
 
@@ -27,10 +28,12 @@ class RandomBot(Bot):
         return random_move(position, self.rng)
 
     def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
-        """Every legal move once, in a seeded random order, none visited, all worth 0."""
+        """Every legal move once, in a seeded random order, none visited, each worth
+        an even share of the win (it knows nothing better)."""
         moves = list(position.legal_moves())
         self.rng.shuffle(moves)
-        return [Candidate(move, 0, 0.0) for move in moves]
+        even = 1.0 / position.rules.numplayers
+        return [Candidate(move, 0, even) for move in moves]
 
 
 class GreedyBot(Bot):
@@ -42,8 +45,10 @@ class GreedyBot(Bot):
     Without a budget every legal move is evaluated; a budget of seconds or
     iterations (moves evaluated) stops early, having evaluated the moves in
     order of a cheap estimate (:func:`~stawvs_ap.bots.knowledge.move_priors`),
-    likeliest first. Each candidate of :meth:`analyse` has one visit and its
-    evaluation in points as value.
+    likeliest first. Each candidate of :meth:`analyse` has one visit and, as
+    its value, the share of the win its evaluation makes
+    (:func:`~stawvs_ap.bots.simulate.lead_share`; the result, when the move ends
+    the game).
     """
 
     name = "greedy"
@@ -62,12 +67,15 @@ class GreedyBot(Bot):
         player = position.currplayer
         # Likeliest first, so that a short budget still sees them.
         ranked = sorted(move_priors(position))
-        scored: list[tuple[float, float, Move]] = []
+        scored: list[tuple[float, float, Move, float]] = []
         for move_number, entry in enumerate(ranked):
             move = prior_move(entry)
             after, _ = position.play(move)
-            scored.append((evaluate(after, player), self.rng.random(), move))
+            value = evaluate(after, player)
+            # The share of the win it makes: the result when the move ends the game.
+            share = rewards(after.scores())[player - 1] if after.is_over else lead_share(value)
+            scored.append((value, self.rng.random(), move, share))
             if move_number + 1 >= limit or now() >= deadline:
                 break
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        return [Candidate(move, 1, value) for value, _, move in scored]
+        return [Candidate(move, 1, share) for _, _, move, share in scored]

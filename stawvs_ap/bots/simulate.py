@@ -30,10 +30,20 @@ from ..core.squares import SQUARES
 from .base import now
 from .knowledge import NEIGHBOURS, held_counts, kind_values
 
-__all__ = ["estimate_rewards", "policy_move", "policy_playout", "rewards"]
+__all__ = [
+    "TEMPERATURE",
+    "estimate_rewards",
+    "lead_share",
+    "policy_move",
+    "policy_playout",
+    "rewards",
+]
 
 #: What landing on a square with no free neighbour costs, in points: the cap is trapped.
 TRAPPED: Final = 3.0
+#: How many points of lead make the difference between a 50% and a 73% share of
+#: the win in :func:`lead_share` (MCTSBot's ``temperature`` by default).
+TEMPERATURE: Final = 4.0
 
 
 def policy_move(
@@ -120,13 +130,21 @@ def rewards(scores: Sequence[float], margin_weight: float = 0.0) -> list[float]:
     return out
 
 
+def lead_share(lead: float, temperature: float = TEMPERATURE) -> float:
+    """The expected share of the win, in [0, 1], of a player ``lead`` points ahead
+    of the best other player (behind when negative): a logistic function,
+    ``temperature`` points making the difference between 50% and 73%.
+
+    >>> lead_share(0.0), round(lead_share(4.0), 2), round(lead_share(-4.0), 2)
+    (0.5, 0.73, 0.27)
+    """
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / temperature))))
+
+
 def estimate_rewards(values: Sequence[float], temperature: float) -> list[float]:
-    """Each player's reward in [0, 1] from estimated totals ``values``: a logistic
-    function of their lead over the best other player, ``temperature`` points
-    making the difference between 50% and 73%."""
-    out = []
-    for p, mine in enumerate(values):
-        other = max(v for q, v in enumerate(values) if q != p)
-        lead = max(-50.0, min(50.0, (mine - other) / temperature))
-        out.append(1.0 / (1.0 + math.exp(-lead)))
-    return out
+    """Each player's reward in [0, 1] from estimated totals ``values``: the
+    :func:`lead_share` of their lead over the best other player."""
+    return [
+        lead_share(mine - max(v for q, v in enumerate(values) if q != p), temperature)
+        for p, mine in enumerate(values)
+    ]

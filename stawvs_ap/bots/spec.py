@@ -1,7 +1,8 @@
 """Naming a bot: the bots by name (:data:`BOTS`) and bot specs (:class:`BotSpec`).
 
 A spec is ``NAME[:KEY=VALUE,...]`` (``mcts:seconds=0.25,temperature=3``): a
-bot of :data:`BOTS` and values for the options its class declares
+bot :func:`~stawvs_ap.bots.registry.bot_class` knows (built in, or a plug-in)
+and values for the options its class declares
 (:attr:`Bot.options <stawvs_ap.bots.base.Bot.options>`). Everything is checked
 when the spec is read, so a bad spec is refused with ``BAD_ARGUMENT`` naming
 the option and its range before any game starts:
@@ -25,32 +26,29 @@ from typing import Any, Final
 
 from ..errors import ErrorCode, StawvsError
 from .base import Bot, Budget
-from .mcts import MCTSBot
+from .engine import ExecBot, split_command
 from .options import Option, excerpt
-from .simple import GreedyBot, RandomBot
-from .uct import UCTBot
+from .registry import BOTS, bot_class, bot_classes
 
 __all__ = ["BOTS", "MAX_SPEC_LENGTH", "BotSpec", "make_bot", "options_help", "options_table"]
 
-#: Every bot by the name specs, the arena and the command line use.
-BOTS: Final[dict[str, type[Bot]]] = {
-    bot.name: bot for bot in (RandomBot, GreedyBot, MCTSBot, UCTBot)
-}
 #: The longest spec read, in characters (every option of ``mcts`` set takes about 150).
 MAX_SPEC_LENGTH: Final = 500
 
 OptionValue = int | float | bool | str
 
 
-def bot_class(name: str) -> type[Bot]:
-    """The bot class called ``name`` (any case); ``BAD_ARGUMENT`` listing the known ones."""
-    found = BOTS.get(name.strip().lower())
-    if found is None:
-        raise StawvsError(
-            ErrorCode.BAD_ARGUMENT,
-            f"unknown bot {excerpt(name.strip())} (known: {', '.join(sorted(BOTS))})",
-        )
-    return found
+def _exec_parts(rest: str) -> tuple[str, str]:
+    """An ``exec`` spec's options and command: ``KEY=VALUE,...:COMMAND``, or the
+    whole of ``rest`` as the command when what comes before its first ``:`` is
+    not a list of options (a command may hold ``:`` and ``=`` too)."""
+    head, colon, tail = rest.partition(":")
+    items = [item.strip() for item in head.split(",")]
+    if colon and all(
+        "=" in item and item.partition("=")[0].strip().isidentifier() for item in items
+    ):
+        return head, tail
+    return "", rest
 
 
 def _declared(bot: type[Bot], key: str) -> Option[Any]:
@@ -73,9 +71,14 @@ class BotSpec:
     options: tuple[tuple[str, OptionValue], ...] = ()
 
     @classmethod
-    def parse(cls, text: str) -> BotSpec:
+    def parse(cls, text: str, *, allow_exec: bool = False) -> BotSpec:
         """The spec ``text`` denotes, ``NAME[:KEY=VALUE,...]`` (names and keys in any
-        case, ``-`` or ``_`` in keys); ``BAD_ARGUMENT`` naming the problem otherwise."""
+        case, ``-`` or ``_`` in keys); ``BAD_ARGUMENT`` naming the problem otherwise.
+
+        An external engine is ``exec:COMMAND`` or ``exec:KEY=VALUE,...:COMMAND``
+        (``exec:seconds=0.5:node engine.mjs``), read only with ``allow_exec``: it
+        runs a program, so a spec that comes from someone else (a request to a
+        service) must never be one."""
         if not isinstance(text, str):
             raise StawvsError(ErrorCode.BAD_ARGUMENT, "a bot spec is text such as 'mcts'")
         if len(text) > MAX_SPEC_LENGTH:
@@ -85,6 +88,9 @@ class BotSpec:
         name, _, rest = text.partition(":")
         bot = bot_class(name)
         pairs: list[tuple[str, str]] = []
+        if bot is ExecBot:
+            rest, command = _exec_parts(rest)
+            pairs.append(("command", command.strip()))
         for item in filter(None, (part.strip() for part in rest.split(","))):
             key, equals, value = item.partition("=")
             if not equals:
@@ -93,13 +99,19 @@ class BotSpec:
                     f"bot {bot.name} takes options as KEY=VALUE, not {excerpt(item)}",
                 )
             pairs.append((key, value))
-        return cls._checked(bot, pairs, text=True)
+        return cls._checked(bot, pairs, text=True, allow_exec=allow_exec)
 
     @classmethod
-    def of(cls, name: str, options: Mapping[str, object] | None = None) -> BotSpec:
+    def of(
+        cls,
+        name: str,
+        options: Mapping[str, object] | None = None,
+        *,
+        allow_exec: bool = False,
+    ) -> BotSpec:
         """The spec of bot ``name`` with ``options`` given as Python values (as a
         JSON request carries them: numbers and booleans), checked as :meth:`parse`
-        checks text."""
+        checks text (``exec`` only with ``allow_exec``)."""
         if not isinstance(name, str):
             raise StawvsError(ErrorCode.BAD_ARGUMENT, "a bot is named by text such as 'mcts'")
         if options is not None and not isinstance(options, Mapping):
@@ -108,14 +120,23 @@ class BotSpec:
         for key in options or {}:
             if not isinstance(key, str):
                 raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot {bot.name}: option names are text")
-        return cls._checked(bot, list((options or {}).items()), text=False)
+        return cls._checked(bot, list((options or {}).items()), text=False, allow_exec=allow_exec)
 
     @classmethod
     def _checked(
-        cls, bot: type[Bot], pairs: Sequence[tuple[str, object]], *, text: bool
+        cls,
+        bot: type[Bot],
+        pairs: Sequence[tuple[str, object]],
+        *,
+        text: bool,
+        allow_exec: bool,
     ) -> BotSpec:
         """The spec of ``bot`` with ``pairs`` of option names and values (texts to
         parse, or Python values), each checked against its declaration, none twice."""
+        if bot is ExecBot and not allow_exec:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, "exec bots run programs: they are not allowed here"
+            )
         checked: dict[str, OptionValue] = {}
         for key, value in pairs:
             option = _declared(bot, key)
@@ -127,6 +148,8 @@ class BotSpec:
                 checked[option.name] = option.parse(value) if text else option.check(value)  # type: ignore[arg-type]
             except StawvsError as exc:
                 raise StawvsError(exc.code, f"bot {bot.name}: {exc.message}") from None
+        if bot is ExecBot:
+            split_command(str(checked.get("command", "")))  # the program must be there
         return cls(bot.name, tuple(checked.items()))
 
     @property
@@ -139,10 +162,11 @@ class BotSpec:
         return self.bot(seed=seed, **dict(self.options))  # type: ignore[arg-type]
 
     def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        shown = (f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in self.options)
-        return self.name + ":" + ",".join(shown)
+        options = [(k, v) for k, v in self.options if k != "command"]
+        shown = (f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options)
+        text = self.name + (":" + ",".join(shown) if options else "")
+        command = dict(self.options).get("command")
+        return text if command is None else f"{text}:{command}"
 
 
 def make_bot(
@@ -178,7 +202,7 @@ def _default(option: Option[Any]) -> str:
 def options_help() -> str:
     """Every bot's options with their types, ranges and defaults, for ``--help``."""
     lines = ["bot specs: NAME[:KEY=VALUE,...], the options of each bot:"]
-    for name, bot in BOTS.items():
+    for name, bot in bot_classes().items():
         lines.append(f"  {name}:")
         for option in bot.options:
             lines.append(
@@ -193,7 +217,7 @@ def options_table() -> list[str]:
         "| bot | option | type and range | default | what it does |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for name, bot in BOTS.items():
+    for name, bot in bot_classes().items():
         for option in bot.options:
             rows.append(
                 f"| `{name}` | `{option.name}` | {option.describe()} | {_default(option)} "

@@ -42,22 +42,27 @@ ValueError: the player to move is a number such as 1, not 'two'
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
 from .pyramids import EMPTY, PYRAMIDS
 
 __all__ = [
+    "CAP_MARK",
     "EMPTY_MARK",
     "MAX_NOTATION_LENGTH",
     "PositionFields",
     "format_board",
+    "format_diagram",
     "format_position",
     "parse_board",
     "parse_position",
 ]
 
 EMPTY_MARK: Final = "."
+#: Written between a pyramid code and the number of the player whose cap is on it.
+CAP_MARK: Final = "@"
+_DIAGRAM_CELL: Final = 6
 #: Longer texts are refused before any parsing (a position is under 400 characters).
 MAX_NOTATION_LENGTH: Final = 1000
 _CODES: Final[dict[str, int]] = {p.code: int(p) for p in PYRAMIDS}
@@ -75,17 +80,44 @@ class PositionFields(NamedTuple):
     eliminated: list[int]
 
 
-def format_board(board: Sequence[int], caps: Sequence[int] | None = None) -> str:
-    """The canonical board notation of 64 squares (pyramid numbers, -1 for none)."""
+def _cells(board: Sequence[int], caps: Sequence[int] | None) -> list[str]:
     if len(board) != 64:
         raise ValueError(f"a board has 64 squares, not {len(board)}")
     cells = []
     for sq, pyramid in enumerate(board):
         cell = EMPTY_MARK if pyramid == EMPTY else PYRAMIDS[pyramid].code
         if caps is not None and caps[sq]:
-            cell += f"@{caps[sq]}"
+            cell += f"{CAP_MARK}{caps[sq]}"
         cells.append(cell)
+    return cells
+
+
+def format_board(board: Sequence[int], caps: Sequence[int] | None = None) -> str:
+    """The canonical board notation of 64 squares (pyramid numbers, -1 for none)."""
+    cells = _cells(board, caps)
     return "/".join("".join(cells[rank * 8 : rank * 8 + 8]) for rank in range(8))
+
+
+def format_diagram(
+    board: Sequence[int],
+    caps: Sequence[int] | None = None,
+    paint: Callable[[int, str], str] | None = None,
+) -> list[str]:
+    """The board as a diagram for people: ranks 8 to 1, each labelled, its squares
+    in columns (the tokens of the board notation), then the file letters.
+    ``paint(square, token)``, if given, dresses each token (with a terminal's
+    colours, say); the columns are aligned by the token's own length.
+
+    >>> format_diagram([EMPTY] * 63 + [0], [0] * 64)[7]
+    '1  .     .     .     .     .     .     .     PI1'
+    """
+    cells = [
+        (paint(sq, cell) if paint else cell) + " " * (_DIAGRAM_CELL - len(cell))
+        for sq, cell in enumerate(_cells(board, caps))
+    ]
+    lines = [f"{8 - rank}  {''.join(cells[rank * 8 : rank * 8 + 8])}".rstrip() for rank in range(8)]
+    lines.append("   " + "".join(f.ljust(_DIAGRAM_CELL) for f in "abcdefgh").rstrip())
+    return lines
 
 
 def parse_board(text: str) -> tuple[list[int], list[int]]:

@@ -11,19 +11,19 @@ together since a named tuple cannot be split across mixins.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
 from ..errors import ErrorCode
 from .events import Event, FinalCapture, GameEnded, Moved, Passed, Placed
 from .moves import PASS, Move
-from .notation import PositionFields, format_position, parse_position
+from .notation import PositionFields, format_diagram, format_position, parse_position
 from .pyramids import COLOURED, EMPTY, PER_KIND, PYRAMIDS, Pyramid
 from .scoring import score
 from .squares import PATHS, RAYS, SQUARE_NAMES, SQUARES, Square, iter_squares, next_to
 from .variants import Rules, check_variants, empty_squares, rules_for
 
-__all__ = ["EMPTY", "Mode", "Position"]
+__all__ = ["EMPTY", "Mode", "Position", "draw_positions_with"]
 
 Mode = Literal["place", "collect"]
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
@@ -145,6 +145,18 @@ class Position(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Position.from_notation({self.notation()!r})"
+
+    def __str__(self) -> str:
+        """The board as a diagram (:func:`~stawvs_ap.core.notation.format_diagram`),
+        then the notation's other fields: the player to move, the phase, the
+        collections and the players who have passed."""
+        fields = self.notation().split(" ", 1)[1]
+        return "\n".join([*format_diagram(self.board, self.caps), "", fields])
+
+    def _repr_svg_(self) -> str | None:
+        """The position drawn, for notebooks (Jupyter shows it as the cell's result);
+        None (no picture) when no drawer was given to :func:`draw_positions_with`."""
+        return _DRAWER[0](self) if _DRAWER else None
 
     @classmethod
     def initial(
@@ -535,3 +547,14 @@ class Position(NamedTuple):
             self.occupied,
             self.capped ^ (1 << source | 1 << dest),
         )
+
+
+#: What draws a position as SVG: the core draws nothing and knows no pictures
+#: (they are a floor above it), so the pictures give it their drawing when
+#: imported, which importing the package does.
+_DRAWER: list[Callable[[Position], str]] = []
+
+
+def draw_positions_with(drawer: Callable[[Position], str]) -> None:
+    """Make ``drawer`` what :meth:`Position._repr_svg_` draws with."""
+    _DRAWER[:] = [drawer]

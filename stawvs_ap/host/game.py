@@ -21,6 +21,8 @@ from ..core.position import Mode, Position
 from ..core.variants import check_variants
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
 from ..i18n import Catalogue, Phrase, catalogue
+from ..pictures.svg import board_svg
+from ..pictures.textboard import board_text
 from ..state.checks import check_position, ending_events
 from ..state.entry import ENGINE_VERSION, Entry
 from ..state.reader import load_state
@@ -428,7 +430,8 @@ class StawvsGame:
         A move made then continues from there and drops the later entries."""
         n = len(self._stack)
         if isinstance(idx, bool) or not isinstance(idx, int) or not -n <= idx < n:
-            raise StawvsError(ErrorCode.BAD_INDEX, f"there is no stack entry {idx!r} ({n} entries)")
+            held = f"({n} entry)" if n == 1 else f"({n} entries)"
+            raise StawvsError(ErrorCode.BAD_INDEX, f"there is no stack entry {idx!r} {held}")
         self._index = idx % n
         self._preview = None
         self._just_moved = False
@@ -610,6 +613,16 @@ class StawvsGame:
     @property
     def version(self) -> str:
         return ENGINE_VERSION
+
+    def __str__(self) -> str:
+        """The text diagram of the position shown: board, last move, collections with
+        their scores, and whose turn it is (:func:`~stawvs_ap.pictures.board_text`)."""
+        return board_text(self).rstrip("\n")
+
+    def _repr_svg_(self) -> str:
+        """The position shown, drawn (:func:`~stawvs_ap.pictures.board_svg`): what a
+        notebook shows of a game."""
+        return board_svg(self)
 
     def __repr__(self) -> str:
         return (

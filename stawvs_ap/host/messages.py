@@ -260,11 +260,9 @@ OVER_ALL_PASSED_FINALFREE: Final = message(
 )
 NOBODY_WON: Final = message("chat.nobody-won", "Nobody won.")
 WON: Final = message("chat.won", "{winner} won.", words=("winner",))
-# TRANSLATORS: English says "points" for every number; use your language's
-# forms.
 WON_WITH: Final = plural(
     "chat.won-with",
-    "{winner} won with {points} points.",
+    "{winner} won with {points} point.",
     "{winner} won with {points} points.",
     count="points",
     words=("winner",),
@@ -273,7 +271,7 @@ WON_WITH: Final = plural(
 SHARED: Final = message("chat.shared", "{winners} shared the win.", words=("winners",))
 SHARED_WITH: Final = plural(
     "chat.shared-with",
-    "{winners} shared the win with {points} points each.",
+    "{winners} shared the win with {points} point each.",
     "{winners} shared the win with {points} points each.",
     count="points",
     words=("winners",),
@@ -286,10 +284,9 @@ ABANDONED: Final = message("chat.abandoned", "The game was called off.")
 # -- the render and the sidebar -----------------------------------------------------------
 
 # TRANSLATORS: the label of a player's collection beside the board.
-# English says "points" for every number; use your language's forms.
 STASH_LABEL: Final = plural(
     "render.collection",
-    "Player {player}'s pyramids ({points} points)",
+    "Player {player}'s pyramids ({points} point)",
     "Player {player}'s pyramids ({points} points)",
     count="points",
 )

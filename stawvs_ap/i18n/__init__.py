@@ -1,7 +1,7 @@
 """The translation layer: messages declared once, worded in a player's language.
 
 Each floor that speaks to people declares its messages in one module
-(:mod:`stawvs_ap.host.messages`, :mod:`stawvs_ap.tools.messages`) with
+(:mod:`stawvs_ap.host.messages`, :mod:`stawvs_ap.pictures.messages`, ...) with
 :func:`message` and :func:`plural`: a stable id (the gettext context), the
 English text (the gettext message id) with named placeholders such as
 ``{square}``, and for plurals the placeholder whose number chooses the form.

@@ -5,7 +5,7 @@
 of their refusals; ``summary`` has no words (numbers, codes and moves: the page
 words them).
 
-``svg`` draws with :func:`stawvs_ap.tools.svg.board_svg`, the one drawing of
+``svg`` draws with :func:`stawvs_ap.pictures.svg.board_svg`, the one drawing of
 the command line and of Python, with what a page adds: a ``data-square``
 element over each square for clicks, colour letters on the pyramids, the
 move being built (its cap moved, the squares it can go to or claim next) and
@@ -23,7 +23,7 @@ from ..core.scoring import group_collection, score
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue
-from ..tools.svg import board_svg
+from ..pictures.svg import board_svg
 from .messages import UNDO_TOO_FAR
 from .methods import (
     INT,
@@ -73,7 +73,7 @@ def _shown(params: Params) -> StawvsGame:
 
 def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
     """The squares of the partial ``move`` (``FROM`` or ``FROM-TO``) and where it
-    can go next, as :func:`~stawvs_ap.tools.svg.board_svg` highlights them:
+    can go next, as :func:`~stawvs_ap.pictures.svg.board_svg` highlights them:
     ``selected`` (the cap's square), ``destinations`` (after ``FROM``),
     ``targets`` (after ``FROM-TO``). Empty for any other move.
 

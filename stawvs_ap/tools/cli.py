@@ -27,7 +27,6 @@ command that rewrites its own input holds a lock on it meanwhile: see
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import signal
 import sys
@@ -38,10 +37,13 @@ from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..i18n import language_of_environment, negotiate
+from ..pictures.svg import board_svg
+from ..pictures.textboard import board_text
 from ..records import from_record
-from ..service import serve
+from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
-from .botcli import add_bot_commands, seed_of
+from .botargs import local_uid, seed_of, whole
+from .botcli import add_bot_commands
 from .safe_io import (
     FileError,
     Interrupted,
@@ -51,8 +53,6 @@ from .safe_io import (
     label,
     write_stdout,
 )
-from .svg import board_svg
-from .textboard import board_text
 from .webcli import add_http_option, add_playground_command, run_http
 
 if TYPE_CHECKING:
@@ -242,7 +242,7 @@ def _cmd_record(args: argparse.Namespace, io: Transaction) -> Outputs:
         {"name": names[i] if names else f"Player {i + 1}", "uid": f"p{i + 1}", "is_ai": False}
         for i in range(game.numplayers)
     ]
-    uid = args.uid or "local-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    uid = args.uid or local_uid(text)
     return {args.output: _json(game.gen_record(uid=uid, players=players))}
 
 
@@ -259,11 +259,14 @@ def _cmd_serve(args: argparse.Namespace, io: Transaction) -> Outputs:
 # -- the parser ---------------------------------------------------------------------
 
 
-def _whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+def _methods_help() -> str:
+    """The service's methods and their parameters, for ``serve --help``."""
+    width = max(map(len, METHODS))
+    lines = ["methods (parameters by name; ? marks an optional one):"]
+    for name, method in METHODS.items():
+        params = [*method.required, *(f"{p}?" for p in method.optional)]
+        lines.append(f"  {name:<{width}}  {', '.join(params)}".rstrip())
+    return "\n".join(lines)
 
 
 def _add_state(parser: argparse.ArgumentParser) -> None:
@@ -273,7 +276,7 @@ def _add_state(parser: argparse.ArgumentParser) -> None:
 def _add_view(parser: argparse.ArgumentParser, *, names: bool = True) -> None:
     parser.add_argument(
         "--ply",
-        type=_whole_number,
+        type=whole,
         metavar="N",
         help="show stack entry N (0 = start, -1 = last) instead of the last",
     )
@@ -306,9 +309,7 @@ def _build_parser() -> argparse.ArgumentParser:
         return cmd
 
     new = command("new", "print the state of a new game", _cmd_new)
-    new.add_argument(
-        "--players", type=_whole_number, required=True, metavar="N", help="2, 3 or 4 players"
-    )
+    new.add_argument("--players", type=whole, required=True, metavar="N", help="2, 3 or 4 players")
     new.add_argument(
         "--variant",
         action="extend",
@@ -340,7 +341,7 @@ def _build_parser() -> argparse.ArgumentParser:
     svg = command("svg", "draw the position as an SVG picture", _cmd_svg)
     _add_state(svg)
     _add_view(svg)
-    svg.add_argument("--size", type=_whole_number, default=560, help="width in pixels")
+    svg.add_argument("--size", type=whole, default=560, help="width in pixels")
     _add_output(svg, "SVG")
 
     show = command("show", "print the position as a text diagram", _cmd_show)
@@ -363,7 +364,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_view(replay)
     replay.add_argument("--svg", metavar="OUT", help="also draw the position to OUT")
     replay.add_argument("--render", metavar="OUT", help="also write the render JSON to OUT")
-    replay.add_argument("--size", type=_whole_number, default=560, help="SVG width in pixels")
+    replay.add_argument("--size", type=whole, default=560, help="SVG width in pixels")
 
     record = command("record", "print the record of a finished game", _cmd_record)
     _add_state(record)
@@ -374,6 +375,8 @@ def _build_parser() -> argparse.ArgumentParser:
     serve = command(
         "serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve
     )
+    serve.formatter_class = argparse.RawDescriptionHelpFormatter
+    serve.epilog = _methods_help()
     add_http_option(serve)
     add_playground_command(sub)
     add_bot_commands(sub)

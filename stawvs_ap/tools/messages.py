@@ -1,9 +1,11 @@
-"""Every word the tools floor says to people: the text board, the SVG picture
-and the ``play`` terminal game, declared once (see :mod:`stawvs_ap.i18n`).
+"""Every word the command line's floor says to people, declared once (see
+:mod:`stawvs_ap.i18n`): the ``play`` terminal game. The pictures' words (the
+text board, the SVG) are in :mod:`stawvs_ap.pictures.messages`; the verdicts
+on moves come from :mod:`stawvs_ap.host.messages`.
 
-Player names and the pyramids' words come from :mod:`stawvs_ap.host.messages`.
-Command words a player types (``moves``, ``hint``, ``undo``, ``help``,
-``quit``, ``pass``) and move strings stay as they are in every language.
+Command words a player types (``moves``, ``hint``, ``undo``, ``save``,
+``resign``, ``help``, ``quit``, ``pass``), square names, cap marks such as
+``@1``, move strings and bots' names stay as they are in every language.
 """
 
 from __future__ import annotations
@@ -12,104 +14,156 @@ from typing import Final
 
 from ..i18n import message, plural
 
-# -- the text board (stawvs-ap show) ------------------------------------------------------
+# -- the play game (stawvs-ap play): the game's course ---------------------------------------
 
-TEXT_LAST_MOVE: Final = message("text.last-move", "Last move: {move}")
-# TRANSLATORS: a line of the text board: {mark} is the player's cap mark
-# such as @1, {collection} the pyramids' codes such as "[PI1 PI2 PI3]=7
-# BL2". English says "points" for every number; use your language's forms.
-TEXT_PLAYER: Final = plural(
-    "text.player",
-    "{name} ({mark}): {points} points  {collection}",
-    "{name} ({mark}): {points} points  {collection}",
-    count="points",
+# TRANSLATORS: the first line of a new game; {seat} is the player's number,
+# @{seat} their cap mark. Keep the word "help": players type it.
+PLAY_INTRO: Final = plural(
+    "play.intro",
+    "Stawvs for {players} player: you are player {seat} (@{seat}). Type help for the commands.",
+    "Stawvs for {players} players: you are player {seat} (@{seat}). Type help for the commands.",
+    count="players",
 )
-TEXT_PLAYER_PASSED: Final = plural(
-    "text.player-passed",
-    "{name} ({mark}) (passed): {points} points  {collection}",
-    "{name} ({mark}) (passed): {points} points  {collection}",
-    count="points",
+# TRANSLATORS: the first line of a game resumed from a saved file; {moves} is
+# the number of moves played so far.
+PLAY_RESUMED: Final = plural(
+    "play.resumed",
+    "Resumed after {moves} move: you are player {seat} (@{seat}).",
+    "Resumed after {moves} moves: you are player {seat} (@{seat}).",
+    count="moves",
 )
-TEXT_NOBODY_WON: Final = message("text.nobody-won", "Game over. Winner: nobody.")
-TEXT_WINNER: Final = message("text.winner", "Game over. Winner: {winner}.")
-# TRANSLATORS: {winners} are two or more names, separated by
-# list.separator.
-TEXT_WINNERS: Final = message("text.winners", "Game over. Winners: {winners}.")
-TEXT_TO_PLACE: Final = message("text.to-place", "{name} to move (placement phase).")
-TEXT_TO_COLLECT: Final = message("text.to-collect", "{name} to move (collection phase).")
-
-# -- the SVG picture (stawvs-ap svg) --------------------------------------------------------
-
-SVG_PLAYER: Final = plural(
-    "svg.player", "{name}: {points} point", "{name}: {points} points", count="points"
-)
-SVG_PLAYER_PASSED: Final = plural(
-    "svg.player-passed",
-    "{name}: {points} point (passed)",
-    "{name}: {points} points (passed)",
-    count="points",
-)
-SVG_NOBODY_WON: Final = message("svg.nobody-won", "Game over. Winner: nobody")
-SVG_WINNER: Final = message("svg.winner", "Game over. Winner: {winner}")
-SVG_WINNERS: Final = message("svg.winners", "Game over. Winners: {winners}")
-SVG_TO_PLACE: Final = message("svg.to-place", "{name} to move (placing caps)")
-SVG_TO_COLLECT: Final = message("svg.to-collect", "{name} to move (collecting)")
-# TRANSLATORS: the picture's title; {status} is one of the svg.* lines
-# above.
-SVG_TITLE: Final = message("svg.title", "Stawvs: {status}")
-
-# -- the play game (stawvs-ap play) -----------------------------------------------------------
-
-# TRANSLATORS: keep the move examples (d5, c3-f6,f2, c3, f6, f2, pass) and
-# the command words (moves, hint, undo, help, quit) as they are: players
-# type them. Keep the line breaks and the two spaces before each command.
-PLAY_HELP: Final = message(
-    "play.help",
-    "Type a move (d5 to place a cap; c3-f6,f2 to slide from c3 to f6 and claim f2;\n"
-    "pass when you cannot move), or a command:\n"
-    "  moves   list your legal moves\n"
-    "  hint    ask the first bot for a hint\n"
-    "  undo    take back your last move (and the bots' answers)\n"
-    "  help    show this text\n"
-    "  quit    leave the game",
-)
-# TRANSLATORS: keep the word "help": players type it.
-PLAY_WELCOME: Final = message(
-    "play.welcome", "Stawvs for {players}: you are player {seat}. Type help for help."
-)
-# TRANSLATORS: {name} is a bot's name such as "mcts (bot)", {move} a move
-# string.
-PLAY_BOT_PLAYS: Final = message("play.bot-plays", "Player {player} ({name}) plays {move}.")
-PLAY_BYE: Final = message("play.bye", "Bye.")
-PLAY_GAME_OVER: Final = message("play.game-over", "The game is over.")
 # TRANSLATORS: the prompt: the player types right after it, so keep the
 # space at the end.
 PLAY_PROMPT: Final = message("play.prompt", "Your move: ")
-# TRANSLATORS: {moves} is the list of move strings. English says "moves"
-# for every number; use your language's forms.
-PLAY_MOVES: Final = plural(
-    "play.moves", "{count} legal moves: {moves}", "{count} legal moves: {moves}", count="count"
+# TRANSLATORS: {name} is a bot's name such as "mcts" or "mcts #2", @{player}
+# its cap mark, {move} a move string such as c3-f6,f2.
+PLAY_BOT_PLAYS: Final = message("play.bot-plays", "{name} (@{player}) plays {move}.")
+# TRANSLATORS: a bot whose caps cannot move passes (it will pass from now on).
+PLAY_BOT_PASSES: Final = message("play.bot-passes", "{name} (@{player}) has no move and passes.")
+# TRANSLATORS: an external engine that did not answer within its time loses.
+PLAY_BOT_TIMEOUT: Final = message(
+    "play.bot-timeout", "{name} (@{player}) loses the game: it did not answer in time."
 )
-# TRANSLATORS: {candidates} is a list of play.hint-candidate, separated by
-# list.separator.
-PLAY_HINT: Final = message("play.hint", "Hint: {candidates}")
-# TRANSLATORS: a move the bot suggests and how likely it thinks it wins,
-# such as "c3-f6,f2 (62%)".
-PLAY_HINT_CANDIDATE: Final = message("play.hint-candidate", "{move} ({percent}%)")
-# TRANSLATORS: {message} is the verdict on the move, {code} its code such
-# as BAD_MOVE (not translated); keep the command words moves and help.
-PLAY_ILLEGAL: Final = message(
-    "play.illegal",
-    "Not a legal move: {message} [{code}] (type moves for the legal moves, help for help)",
+# TRANSLATORS: an external engine that answered wrongly or stopped loses;
+# {reason} is what went wrong, in the engine protocol's English (such as
+# "it exited (1)"), for the engine's author.
+PLAY_BOT_FORFEIT: Final = message(
+    "play.bot-forfeit", "{name} (@{player}) loses the game by forfeit: {reason}"
 )
+PLAY_YOU_PASS: Final = message("play.you-pass", "You have no move: you pass.")
+PLAY_YOU_WIN: Final = message("play.you-win", "You win!")
+PLAY_YOU_SHARE: Final = message("play.you-share", "You share the win.")
+PLAY_YOU_LOSE: Final = message("play.you-lose", "You lose.")
+PLAY_RESIGNED: Final = message("play.resigned", "You resign.")
+PLAY_BYE: Final = message("play.bye", "Bye.")
+# TRANSLATORS: the player's own name on the board and in the record, unless
+# they give one with --name.
+PLAY_YOU: Final = message("play.you", "You")
+
+# -- the play game: what the player typed ------------------------------------------------------
+
+# TRANSLATORS: keep the move examples (d5, c3-f6,f2, c3, c3-f6, f2), the
+# command words (moves, hint, undo, save, resign, help, quit) and FILE as
+# they are: players type them. Keep the line breaks and the columns.
+PLAY_HELP: Final = message(
+    "play.help",
+    "Type a move, or a command (Tab completes moves and commands, Up recalls a line):\n"
+    "  d5            place a cap on d5 (placement phase)\n"
+    "  c3-f6,f2      slide your cap from c3 to f6 and claim the pyramid on f2;\n"
+    "                c3 alone shows where that cap can go, c3-f6 what it can claim there\n"
+    "  moves         your caps and where they can go;  moves c3  one cap's moves and claims\n"
+    "  hint          ask a bot for the best moves\n"
+    "  undo          take back your last move (and the bots' answers)\n"
+    "  save FILE     save the game; stawvs-ap play FILE resumes it\n"
+    "  resign        give up the game\n"
+    "  help          show this text\n"
+    "  quit          leave the game (Ctrl-D does too)",
+)
+# TRANSLATORS: a refused move with --verbose: {message} is why (already in
+# your language), {code} its code such as BAD_MOVE (not translated).
+PLAY_REFUSED_CODE: Final = message("play.refused-with-code", "{message} [{code}]")
 # TRANSLATORS: {limit} is a number of characters, such as 4096.
 PLAY_TOO_LONG: Final = message(
     "play.too-long", "That line is too long ({limit} characters at most): it is ignored."
 )
+# TRANSLATORS: {squares} are square names such as "a1 b2 c3".
+PLAY_PLACE_SQUARES: Final = plural(
+    "play.place-squares",
+    "You can place a cap on {count} square: {squares}",
+    "You can place a cap on {count} squares: {squares}",
+    count="count",
+)
+# TRANSLATORS: {caps} is a list of play.cap-reach, separated by
+# list.separator. Keep "moves SQUARE": players type moves and a square.
+PLAY_CAPS: Final = message(
+    "play.caps",
+    "Your caps can move: {caps}. Type moves SQUARE for one cap's moves.",
+    words=("caps",),
+)
+# TRANSLATORS: one cap in play.caps: the square it stands on, how many
+# squares it can slide to, and {moves}, a play.move-count.
+PLAY_CAP_REACH: Final = plural(
+    "play.cap-reach",
+    "{square} ({count} square, {moves})",
+    "{square} ({count} squares, {moves})",
+    count="count",
+    words=("moves",),
+)
+PLAY_MOVE_COUNT: Final = plural("play.move-count", "{count} move", "{count} moves", count="count")
+# TRANSLATORS: the head of the list of a cap's slides; each slide follows on
+# a line of its own (play.slide-claims).
+PLAY_CAP_SLIDES: Final = plural(
+    "play.cap-slides",
+    "Your cap on {square} can slide to {count} square:",
+    "Your cap on {square} can slide to {count} squares:",
+    count="count",
+)
+# TRANSLATORS: when every slide claims the same pyramids ({targets}, square
+# names), as with the hey variant; {squares} are where the cap can slide.
+PLAY_CAP_SLIDES_CLAIMING: Final = plural(
+    "play.cap-slides-claiming",
+    "Your cap on {square} can slide to {count} square, claiming {targets} from each: {squares}",
+    "Your cap on {square} can slide to {count} squares, claiming {targets} from each: {squares}",
+    count="count",
+)
+# TRANSLATORS: one line of the list after play.cap-slides: a slide such as
+# c3-f6 and the squares it can claim from there. Keep the two spaces.
+PLAY_SLIDE_CLAIMS: Final = message("play.slide-claims", "{slide}  claims {targets}")
+# TRANSLATORS: after a slide typed without its claim; {example} is a whole
+# move such as c3-f6,f2 (typed as it is).
+PLAY_CLAIMS_FROM: Final = message(
+    "play.claims-from", "From {dest} your cap can claim {targets}: type {example} or another."
+)
+# TRANSLATORS: a slide typed without its claim when only one claim is
+# possible: {move} is the whole move played.
+PLAY_FORCED_CLAIM: Final = message(
+    "play.forced-claim", "The only pyramid it can claim is on {target}: playing {move}."
+)
+PLAY_NO_CAP: Final = message("play.no-cap", "There is no cap of yours on {square}.")
+PLAY_CAP_STUCK: Final = message("play.cap-stuck", "Your cap on {square} cannot move.")
+# TRANSLATORS: {candidates} is a list of play.hint-candidate, separated by
+# list.separator.
+PLAY_HINT: Final = message("play.hint", "Hint: {candidates}")
+# TRANSLATORS: a move the bot suggests: {percent} is the share of the win the
+# player can expect after it (0 to 100), {lead} their lead in points then,
+# signed with one decimal such as +1.5.
+PLAY_HINT_CANDIDATE: Final = message(
+    "play.hint-candidate", "{move} ({percent}% of the win, {lead} points)"
+)
 PLAY_NO_UNDO: Final = message("play.no-undo", "There is no move of yours to take back.")
 PLAY_TAKEN_BACK: Final = message("play.taken-back", "Taken back.")
-# TRANSLATORS: the player's own name in the play game.
-PLAY_YOU: Final = message("play.you", "You")
-# TRANSLATORS: a bot's name: {name} is random, greedy, mcts or uct (not
-# translated).
-PLAY_BOT_NAME: Final = message("play.bot-name", "{name} (bot)")
+
+# -- the play game: files ------------------------------------------------------------------------
+
+PLAY_SAVED: Final = message("play.saved", "Saved the game to {path}.")
+# TRANSLATORS: {command} is a command line to type, such as "stawvs-ap play
+# game.json --seat 1 --bot mcts" (not translated).
+PLAY_RESUME_WITH: Final = message("play.resume-with", "To go on later: {command}")
+# TRANSLATORS: {why} is the file error, as the command line words it.
+PLAY_NOT_SAVED: Final = message("play.not-saved", "Not saved: {why}")
+# TRANSLATORS: keep "save FILE": players type save and a file name.
+PLAY_SAVE_WHERE: Final = message("play.save-where", "Not saved: give a file name: save FILE")
+PLAY_RECORD_WRITTEN: Final = message("play.record-written", "The game's record is in {path}.")
+PLAY_NO_RECORD: Final = message(
+    "play.no-record", "The game is not over: no record written to {path}."
+)

@@ -1,4 +1,4 @@
-"""A text diagram of a position, for terminals (``stawvs-ap show``).
+"""A text diagram of a position, for terminals (``stawvs-ap show``, ``print(game)``).
 
 The board comes rank 8 to rank 1, each square one token: a pyramid code such
 as ``PI1`` (small pink) or ``BL3`` (large blue), ``GH2`` for a grey ghost left
@@ -11,48 +11,21 @@ score, and whose turn it is, or who won.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
 
-from ..core.position import EMPTY, Position
+from ..core.notation import CAP_MARK, format_diagram
+from ..core.position import Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
-from ..core.squares import FILES
-from ..host.game import StawvsGame
 from ..host.messages import player_name
 from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue
 from . import messages as m
+from .view import GameView, View, view_of
 
-__all__ = ["CAP_MARK", "board_text", "square_token"]
-
-#: Written between a pyramid code and the number of the player whose cap is on it.
-CAP_MARK: Final = "@"
-_CELL_WIDTH: Final = 6
+__all__ = ["board_text", "player_labels"]
 
 
-def square_token(position: Position, sq: int) -> str:
-    """The diagram token of square ``sq``: ``"."``, ``"PI1"`` or ``"BL3@1"``."""
-    pyramid = position.board[sq]
-    if pyramid == EMPTY:
-        return "."
-    token = PYRAMIDS[pyramid].code
-    if position.caps[sq]:
-        token += f"{CAP_MARK}{position.caps[sq]}"
-    return token
-
-
-def _board_lines(position: Position) -> list[str]:
-    lines = []
-    for row in range(8):
-        cells = "".join(
-            square_token(position, row * 8 + col).ljust(_CELL_WIDTH) for col in range(8)
-        )
-        lines.append(f"{8 - row}  {cells}".rstrip())
-    lines.append("   " + "".join(f.ljust(_CELL_WIDTH) for f in FILES).rstrip())
-    return lines
-
-
-def _collection_text(collection: Sequence[int]) -> str:
+def _collection_parts(collection: Sequence[int]) -> list[str]:
     """Trees in brackets with their points, then the other stacks; ``-`` when empty."""
     parts = []
     for stack in group_collection(collection):
@@ -62,13 +35,31 @@ def _collection_text(collection: Sequence[int]) -> str:
             parts.append(f"[{codes}]={points}")
         else:
             parts.append(codes)
-    return "  ".join(parts) or "-"
+    return parts or ["-"]
 
 
-def _status(game: StawvsGame, names: Sequence[str], words: Catalogue) -> Phrase:
-    position = game.position
-    if game.gameover:
-        winners = [names[p - 1] for p in game.winner]
+def _wrapped(parts: Sequence[str], width: int | None) -> list[str]:
+    """``parts`` two spaces apart, in lines of at most ``width`` characters where
+    they fit (never breaking a part: a tree stays on one line), the lines after
+    the first indented; one line when ``width`` is None."""
+    if width is None:
+        return ["  ".join(parts)]
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += "  " + part
+        else:
+            lines.append(_INDENT + part)
+    return lines
+
+
+_INDENT = "    "
+
+
+def _status(view: View, names: Sequence[str], words: Catalogue) -> Phrase:
+    position = view.position
+    if view.winners is not None:
+        winners = [names[p - 1] for p in view.winners]
         if not winners:
             return Phrase(m.TEXT_NOBODY_WON)
         if len(winners) == 1:
@@ -87,30 +78,41 @@ def player_labels(numplayers: int, names: Sequence[str] | None, words: Catalogue
 
 
 def board_text(
-    game: StawvsGame, *, names: Sequence[str] | None = None, locale: str | None = None
+    shown: GameView | Position,
+    *,
+    names: Sequence[str] | None = None,
+    width: int | None = None,
+    paint: Callable[[int, str], str] | None = None,
+    locale: str | None = None,
 ) -> str:
-    """Return the diagram of the position ``game`` shows, as lines ending in a newline.
+    """Return the diagram of a position, or of the position a game shows, as lines
+    ending in a newline.
 
     Board (ranks 8 to 1 with coordinates), last move, each player's score and
     collection grouped in trees, eliminations, and the player to move or the
-    winners. ``names`` label the players (default "Player 1", …). The words
-    are in the game's language, or ``locale``'s.
+    winners. ``names`` label the players (default "Player 1", …). With
+    ``width``, a collection too long for a line goes on in the next ones,
+    broken between trees and stacks, never inside one. ``paint(square,
+    token)`` may dress each square's token (a terminal's colours); the
+    columns stay aligned by the token's own length. The words are in
+    ``locale``'s language (default: the game's, or English for a position).
     """
-    words = catalogue(game.locale if locale is None else locale)
-    position = game.position
-    labels = player_labels(game.numplayers, names, words)
-    lines = _board_lines(position)
+    view = view_of(shown)
+    words = catalogue(view.locale if locale is None else locale)
+    position = view.position
+    labels = player_labels(position.rules.numplayers, names, words)
+    lines = format_diagram(position.board, position.caps, paint)
     lines.append("")
-    if game.lastmove:
-        lines.append(words.say(Phrase(m.TEXT_LAST_MOVE, {"move": game.lastmove})))
+    if view.lastmove:
+        lines.append(words.say(Phrase(m.TEXT_LAST_MOVE, {"move": view.lastmove})))
     for player, collection in enumerate(position.captured, start=1):
         wording = m.TEXT_PLAYER_PASSED if player in position.eliminated else m.TEXT_PLAYER
         args: dict[str, Argument] = {
             "name": labels[player - 1],
             "mark": f"{CAP_MARK}{player}",
             "points": score(collection),
-            "collection": _collection_text(collection),
         }
-        lines.append(words.say(Phrase(wording, args)))
-    lines.append(words.say(_status(game, labels, words)))
+        head = words.say(Phrase(wording, args))
+        lines.extend(_wrapped([head, *_collection_parts(collection)], width))
+    lines.append(words.say(_status(view, labels, words)))
     return "\n".join(lines) + "\n"

@@ -22,15 +22,15 @@ from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from ..core.moves import Move, MoveSyntaxError
-from ..core.position import EMPTY, Position
+from ..core.position import EMPTY, Position, draw_positions_with
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
 from ..core.squares import FILES, SQUARE_NAMES, Square
 from ..errors import ErrorCode, StawvsError
-from ..host.game import StawvsGame
 from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
 from . import messages as m
 from .textboard import player_labels
+from .view import GameView, view_of
 
 __all__ = ["CAP_COLOURS", "HIGHLIGHTS", "PYRAMID_COLOURS", "board_svg"]
 
@@ -410,7 +410,7 @@ def _square(value: int | str) -> int:
             return value
     except ValueError:
         pass
-    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"not a square: {str(value)[:20]!r}")
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{str(value)[:20]!r} is not a square")
 
 
 def _hint(canvas: _Canvas, move: Move) -> list[str]:
@@ -529,7 +529,7 @@ def _as_move(value: Move | str | None) -> Move | None:
 
 
 def board_svg(
-    shown: StawvsGame | Position,
+    shown: GameView | Position,
     size: int = 560,
     *,
     lastmove: Move | str | None = None,
@@ -545,8 +545,9 @@ def board_svg(
 
     ``size`` is the picture's width in pixels (240–4000); the height follows
     from the collections. ``lastmove`` is drawn (a game's own last move by
-    default); ``arrows`` are extra ``(from, to)`` squares to point out (by
-    number or name). ``names`` label the players (default "Player 1", …); all
+    default); ``arrows`` are extra ``(from, to)`` squares to point out, such as
+    a hint, each a :class:`~stawvs_ap.core.squares.Square` or a name
+    (``("b8", "d6")``). ``names`` label the players (default "Player 1", …); all
     text is XML-escaped. The words are in ``locale``'s language (default: the
     game's, or English for a position). The result depends only on what is
     shown and the language, never on time.
@@ -558,7 +559,7 @@ def board_svg(
     transparent ``<rect data-square="c3">`` over each square, on top, for
     clicks. Left at their defaults they add nothing.
 
-    >>> svg = board_svg(StawvsGame(2, seed=1), squares=True, hints=[("c3", "0.61")])
+    >>> svg = board_svg(Position.initial(2, seed=1), squares=True, hints=[("c3", "0.61")])
     >>> svg.count("data-square="), 'data-move="c3"' in svg
     (64, True)
     """
@@ -566,19 +567,10 @@ def board_svg(
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT, f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
         )
-    if locale is None and isinstance(shown, StawvsGame):
-        locale = shown.locale
-    words = catalogue(locale)
-    if isinstance(shown, StawvsGame):
-        position = shown.position
-        winners = shown.winner if shown.gameover else None
-        move = _as_move(shown.lastmove if lastmove is None else lastmove)
-    elif isinstance(shown, Position):
-        position = shown
-        winners = shown.winners() if shown.is_over else None
-        move = _as_move(lastmove)
-    else:
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot draw {type(shown).__name__}")
+    position, shown_move, winners, shown_locale = view_of(shown)
+    words = catalogue(shown_locale if locale is None else locale)
+    move = _as_move(shown_move if lastmove is None else lastmove)
+    pointed = [(_square(source), _square(dest)) for source, dest in arrows]
     numplayers = position.rules.numplayers
     labels = player_labels(numplayers, names, words)
     canvas = _Canvas(size)
@@ -601,8 +593,8 @@ def board_svg(
     body.extend(_last_move(canvas, move))
     if highlights:
         body.extend(_marked(canvas, highlights))
-    for source, dest in arrows:
-        body.extend(_arrow(canvas, _square(source), _square(dest)))
+    for source, dest in pointed:
+        body.extend(_arrow(canvas, source, dest))
     drawn = []
     for hint, label in hints:
         move = _as_move(hint)
@@ -630,3 +622,6 @@ def board_svg(
         f'<rect width="{size}" height="{_num(height)}" fill="#fffdf8"/>',
     ]
     return "\n".join([*head, *body, "</svg>"]) + "\n"
+
+
+draw_positions_with(board_svg)

@@ -1,0 +1,59 @@
+"""Every word the pictures say to people: the text board and the SVG picture,
+declared once (see :mod:`stawvs_ap.i18n`).
+
+Player names and the pyramids' words come from :mod:`stawvs_ap.host.messages`;
+pyramid codes such as ``PI1``, cap marks such as ``@1`` and move strings stay
+as they are in every language.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..i18n import message, plural
+
+# -- the text board (stawvs-ap show, print(game)) ------------------------------------------
+
+TEXT_LAST_MOVE: Final = message("text.last-move", "Last move: {move}")
+# TRANSLATORS: the head of a player's line on the text board, before the
+# collection's pyramid codes: {mark} is the player's cap mark such as @1.
+TEXT_PLAYER: Final = plural(
+    "text.player",
+    "{name} ({mark}): {points} point",
+    "{name} ({mark}): {points} points",
+    count="points",
+)
+# TRANSLATORS: as text.player, for a player who passed (cannot move any more).
+TEXT_PLAYER_PASSED: Final = plural(
+    "text.player-passed",
+    "{name} ({mark}) (passed): {points} point",
+    "{name} ({mark}) (passed): {points} points",
+    count="points",
+)
+TEXT_NOBODY_WON: Final = message("text.nobody-won", "Game over. Winner: nobody.")
+TEXT_WINNER: Final = message("text.winner", "Game over. Winner: {winner}.")
+# TRANSLATORS: {winners} are two or more names, separated by
+# list.separator.
+TEXT_WINNERS: Final = message("text.winners", "Game over. Winners: {winners}.")
+TEXT_TO_PLACE: Final = message("text.to-place", "{name} to move (placement phase).")
+TEXT_TO_COLLECT: Final = message("text.to-collect", "{name} to move (collection phase).")
+
+# -- the SVG picture (stawvs-ap svg, the service's svg, notebooks) ---------------------------
+
+SVG_PLAYER: Final = plural(
+    "svg.player", "{name}: {points} point", "{name}: {points} points", count="points"
+)
+SVG_PLAYER_PASSED: Final = plural(
+    "svg.player-passed",
+    "{name}: {points} point (passed)",
+    "{name}: {points} points (passed)",
+    count="points",
+)
+SVG_NOBODY_WON: Final = message("svg.nobody-won", "Game over. Winner: nobody")
+SVG_WINNER: Final = message("svg.winner", "Game over. Winner: {winner}")
+SVG_WINNERS: Final = message("svg.winners", "Game over. Winners: {winners}")
+SVG_TO_PLACE: Final = message("svg.to-place", "{name} to move (placing caps)")
+SVG_TO_COLLECT: Final = message("svg.to-collect", "{name} to move (collecting)")
+# TRANSLATORS: the picture's title; {status} is one of the svg.* lines
+# above.
+SVG_TITLE: Final = message("svg.title", "Stawvs: {status}")

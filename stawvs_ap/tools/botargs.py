@@ -1,0 +1,126 @@
+"""What the bot commands share: their errors, argument types, seeds, lineups and the
+state they read (:mod:`~stawvs_ap.tools.botcli` for ``hint`` and ``arena``,
+:mod:`~stawvs_ap.tools.playcli` for ``selfplay`` and ``play``)."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..bots.options import Option, excerpt
+from ..bots.spec import BotSpec
+from ..core.variants import check_variants
+from ..errors import ErrorCode, StawvsError
+from ..host.game import StawvsGame
+from .safe_io import Transaction
+
+__all__ = [
+    "BOT_HELP",
+    "VARIANT_HELP",
+    "BotCliError",
+    "Outputs",
+    "declared",
+    "lineup_of",
+    "load_game",
+    "local_uid",
+    "seed_of",
+    "spec_argument",
+    "variants_of",
+    "whole",
+]
+
+#: A command's outputs: ``path: text`` (``-``: standard output), written together.
+Outputs = dict[str, str]
+
+BOT_HELP = (
+    "a bot: random, greedy, mcts, uct or an installed plug-in, with options as "
+    "NAME:KEY=VALUE,... (below); or exec:COMMAND, an engine program (docs/bots.md)"
+)
+VARIANT_HELP = "variants: hole, random, hey, finalfree, pieces-2"
+
+
+class BotCliError(StawvsError):
+    """Bad input to a bot subcommand (code ``BAD_ARGUMENT``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.BAD_ARGUMENT, message)
+
+
+def whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number") from None
+
+
+def declared(option: Option[Any]) -> Callable[[str], Any]:
+    """An argparse type reading ``option`` as its declaration says (type and range)."""
+
+    def read(text: str) -> Any:
+        try:
+            return option.parse(text)
+        except StawvsError as exc:
+            raise argparse.ArgumentTypeError(exc.message.replace("option ", "--", 1)) from None
+
+    return read
+
+
+def spec_argument(text: str) -> BotSpec:
+    try:
+        return BotSpec.parse(text, allow_exec=True)  # the person typing it runs it
+    except StawvsError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
+def local_uid(state: str) -> str:
+    """The id of a game record made here from the state text ``state``: the same
+    game, the same id."""
+    return "local-" + hashlib.sha256(state.encode("utf-8")).hexdigest()[:12]
+
+
+def seed_of(text: str | None) -> int | str | None:
+    """A seed as given: a whole number is used as a number, anything else as text."""
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def variants_of(given: Sequence[str] | None) -> list[str]:
+    try:
+        return check_variants(given or [])
+    except ValueError as exc:
+        raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
+
+
+def lineup_of(bots: Sequence[BotSpec], players: int | None, *, seats: int = 0) -> list[BotSpec]:
+    """One spec per seat to fill: ``players`` seats less ``seats`` taken by people,
+    the last ``--bot`` filling the seats the others leave."""
+    count = players if players is not None else max(2, len(bots) + seats)
+    if not 2 <= count <= 4:
+        raise BotCliError(f"Stawvs is for 2 to 4 players, not {count}")
+    wanted = count - seats
+    if len(bots) > wanted:
+        raise BotCliError(
+            f"{len(bots)} bots given for {wanted} seat"
+            if wanted == 1
+            else f"{len(bots)} bots given for {wanted} seats"
+        )
+    return list(bots) + [bots[-1]] * (wanted - len(bots))
+
+
+def load_game(io: Transaction, path: str) -> StawvsGame:
+    """The game in the state file ``path`` (``-``: standard input), read within
+    the command line's size limit."""
+    data = io.read(path, "state")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BotCliError(f"cannot read state {path!r}: it is not UTF-8 text") from None
+    if not text.strip():
+        raise BotCliError(f"the state on {path!r} is empty")
+    return StawvsGame(text)

@@ -1,0 +1,49 @@
+"""Benchmarks write results only where asked: the committed reports in
+``benchmarks/results`` change only with ``--out``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def _snapshot() -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(RESULTS.iterdir())}
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_a_strength_run_writes_nothing_unless_given_out(tmp_path: Path) -> None:
+    before = _snapshot()
+    done = _run("strength.py", "figures", "--games", "1", "--only", "greedy-random", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert "| greedy " in done.stdout
+    assert _snapshot() == before
+    done = _run(
+        "strength.py",
+        *("figures", "--games", "1", "--only", "greedy-random", "--jobs", "1"),
+        *("--out", str(tmp_path)),
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "greedy-random.json").read_text())["games"] == 1
+    assert _snapshot() == before
+
+
+def test_the_oracle_must_be_told_where_to_write() -> None:
+    done = _run("decisions.py", "oracle", "--positions", "1")
+    assert done.returncode == 2
+    assert "oracle needs --out FILE" in done.stderr
