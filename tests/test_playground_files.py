@@ -60,8 +60,8 @@ def test_every_message_the_page_uses_is_in_the_table_and_every_entry_is_used() -
     seats = re.search(r"const SEATS = \[(.*?)\];", SCRIPTS["controls.js"])
     assert seats is not None
     used |= {f"page.seat.{name}" for name in re.findall(r'"(\w+)"', seats.group(1))}
-    assert "t(`pyramid.claimed.${code}`)" in SCRIPTS["panel.js"]  # each pyramid of a collection
-    used |= {f"pyramid.claimed.{pyramid.code}" for pyramid in PYRAMIDS}
+    assert "t(`page.pyramid.${code}`)" in SCRIPTS["panel.js"]  # each pyramid of a collection
+    used |= {f"page.pyramid.{pyramid.code}" for pyramid in PYRAMIDS}
     used.add("page.language-name")  # the server names the language menu's languages with it
     assert used == set(TABLE) == set(PAGE_IDS)
 

@@ -3,14 +3,14 @@
 The page reads them as a table (``GET /messages/LANG``: the templates of
 :data:`PAGE_MESSAGES` in one language, with its plural rule) and fills the
 placeholders itself. Its ids all begin with ``page.``; the page also takes a
-few of the engine's own words (a player's default name, the pyramids' names,
-the words that join a list), so that each is written once. The engine's
+few of the engine's own words (a player's default name, the words that join
+a list), so that each is written once. The engine's
 sentences the page shows (a refused move's reason, click instructions, the
 picture's labels) come from the service in the same language.
 
 >>> PASS.id, PASS.text
 ('page.button.pass', 'Pass')
->>> "player.name" in PAGE_IDS and all(i.startswith(("page.", "player.", "pyramid.", "list."))
+>>> "player.name" in PAGE_IDS and all(i.startswith(("page.", "player.", "list."))
 ...                                   for i in PAGE_IDS)
 True
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..core.pyramids import PYRAMIDS
-from ..host.messages import PLAYER, claimed
+from ..host.messages import PLAYER
 from ..i18n import LIST_AND, LIST_SEPARATOR, Message, message, plural
 
 # -- the page and its header ----------------------------------------------------------
@@ -202,6 +202,31 @@ KEYS_NEW: Final = message("page.keys.new", "new game")
 KEYS_LOAD: Final = message("page.keys.load", "load or save")
 KEYS_HELP: Final = message("page.keys.help", "this list")
 
+# -- pyramids --------------------------------------------------------------------------------
+
+# TRANSLATORS: "page.pyramid.*": a pyramid's name on its own, as a label (the
+# tooltip of a pyramid in a player's collection), not inside a sentence.
+# Sizes 1-3 are small, medium and large; grey (GH) pyramids are the ghosts
+# left at the end.
+PYRAMID_LABELS: Final = (
+    message("page.pyramid.PI1", "Small pink pyramid"),
+    message("page.pyramid.PI2", "Medium pink pyramid"),
+    message("page.pyramid.PI3", "Large pink pyramid"),
+    message("page.pyramid.BL1", "Small blue pyramid"),
+    message("page.pyramid.BL2", "Medium blue pyramid"),
+    message("page.pyramid.BL3", "Large blue pyramid"),
+    message("page.pyramid.GR1", "Small green pyramid"),
+    message("page.pyramid.GR2", "Medium green pyramid"),
+    message("page.pyramid.GR3", "Large green pyramid"),
+    message("page.pyramid.OR1", "Small orange pyramid"),
+    message("page.pyramid.OR2", "Medium orange pyramid"),
+    message("page.pyramid.OR3", "Large orange pyramid"),
+    message("page.pyramid.GH1", "Small grey pyramid"),
+    message("page.pyramid.GH2", "Medium grey pyramid"),
+    message("page.pyramid.GH3", "Large grey pyramid"),
+)
+assert [m.id.rsplit(".", 1)[1] for m in PYRAMID_LABELS] == [p.code for p in PYRAMIDS]
+
 # -- errors ----------------------------------------------------------------------------------
 
 ERROR_OFFLINE: Final = message("page.error.offline", "The server cannot be reached.")
@@ -214,11 +239,10 @@ ERROR_BUSY: Final = message(
 ERROR_PAGE: Final = message("page.error.page", "Something went wrong on this page: reload it.")
 
 #: Every message the page words: its own (``page.*``), a player's default
-#: name, the pyramids' names (for the collections in the panel) and the
-#: words that join a list.
+#: name and the words that join a list.
 PAGE_MESSAGES: Final[tuple[Message, ...]] = (
     *(value for value in tuple(globals().values()) if isinstance(value, Message)),
-    *(claimed(pyramid) for pyramid in range(len(PYRAMIDS))),
+    *PYRAMID_LABELS,
 )
 #: Their ids: what ``GET /messages/LANG`` sends the templates of.
 PAGE_IDS: Final = tuple(sorted({m.id for m in PAGE_MESSAGES}))

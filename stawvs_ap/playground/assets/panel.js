@@ -17,7 +17,7 @@ function stackChip(stack) {
   const chip = element("span", tree ? "stack tree" : "stack");
   for (const code of stack.pyramids) {
     const pyramid = element("span", `pyr pyr-${code.slice(0, 2)}`, code);
-    pyramid.title = t(`pyramid.claimed.${code}`);
+    pyramid.title = t(`page.pyramid.${code}`);
     pyramid.setAttribute("role", "img");
     pyramid.setAttribute("aria-label", pyramid.title);
     chip.append(pyramid, " ");
