@@ -30,7 +30,7 @@ KEYWORDS = {"message": ((1, "c"), 2), "plural": ((1, "c"), 2, 3)}
 COMMENT_TAGS = ["TRANSLATORS:"]
 #: Translations the same as the English, and rightly so.
 SAME_AS_ENGLISH = {(tag, "list.separator") for tag in EXPECTED_LANGUAGES}  # ", " in most
-# A refusal and its code ("{message} ({code})"): nothing to translate but the order.
+# A refusal and its code ("{message} [{code}]"): nothing to translate but the order.
 SAME_AS_ENGLISH |= {(tag, "play.refused-with-code") for tag in EXPECTED_LANGUAGES}
 SAME_AS_ENGLISH |= {("fr", "sidebar.scores"), ("fr", "page.panel.points")}  # "points" in French too
 # The names of keys as the keyboards of these languages print them.

@@ -84,14 +84,18 @@ BAD_CLAIM: Final = message(
 
 # -- accepted moves and instructions --------------------------------------------------
 
-# TRANSLATORS: a complete move being checked before it is sent; {pyramid}
-# is a "pyramid.claimed.*" message such as "a large blue pyramid".
+# TRANSLATORS: says what a complete, legal move does, as the player is
+# about to send it (a statement or an order: whichever your language uses
+# for a button's effect); {pyramid} is a "pyramid.claimed.*" message such
+# as "a large blue pyramid".
 SLIDE_AND_CLAIM: Final = message(
     "verdict.slide-and-claim",
     "Slide from {source} to {dest} and claim {pyramid} on {target}.",
     words=("pyramid",),
 )
 PASS_NOW: Final = message("verdict.pass", "You have no move left, so you pass.")
+# TRANSLATORS: says what a legal placement does, as the player is about to
+# send it, like verdict.slide-and-claim.
 PLACE_HERE: Final = message("verdict.place", "Place your cap on {square}.")
 CHOOSE_DEST: Final = message(
     "instruction.choose-destination", "Now choose where your cap on {source} slides to."
@@ -102,6 +106,8 @@ CHOOSE_HEY_CLAIM: Final = message(
     "instruction.claim-left-square",
     "With simpler captures you claim the pyramid you leave: add ,{source}.",
 )
+# TRANSLATORS: the cap has slid to {dest}; the player now picks one of the
+# pyramids that cap sees in a straight line (not the pyramid on {dest}).
 CHOOSE_CLAIM: Final = message(
     "instruction.choose-claim", "Now choose the pyramid to claim from {dest}."
 )
