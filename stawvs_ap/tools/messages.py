@@ -148,7 +148,7 @@ PLAY_HINT: Final = message("play.hint", "Hint: {candidates}")
 # player can expect after it (0 to 100), {lead} their lead in points then,
 # signed with one decimal such as +1.5.
 PLAY_HINT_CANDIDATE: Final = message(
-    "play.hint-candidate", "{move} ({percent}% of the win, {lead} points)"
+    "play.hint-candidate", "{move} ({percent}% to win, {lead} points)"
 )
 PLAY_NO_UNDO: Final = message("play.no-undo", "There is no move of yours to take back.")
 PLAY_TAKEN_BACK: Final = message("play.taken-back", "Taken back.")
