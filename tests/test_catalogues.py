@@ -82,6 +82,13 @@ def test_the_template_holds_exactly_what_the_code_declares() -> None:
     assert set(template) == declared
 
 
+def test_no_message_reads_as_a_printf_template() -> None:
+    # Placeholders are named in braces; a "%" before a letter ("62% of") makes
+    # Babel flag the message python-format, and pybabel compile then warns.
+    flagged = [m.context for m in _read(TEMPLATE) if m.id and "python-format" in m.flags]
+    assert flagged == []
+
+
 def test_the_template_tells_translators_what_the_hard_words_mean() -> None:
     notes = " ".join(c for m in _read(TEMPLATE) for c in m.auto_comments)
     assert "a cap is a game piece" in notes
