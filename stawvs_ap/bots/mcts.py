@@ -41,7 +41,7 @@ import math
 from collections import deque
 from heapq import heappop
 
-from ..core.collector import collector_paused
+from ..collector import collector_paused
 from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now

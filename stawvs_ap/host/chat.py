@@ -8,14 +8,12 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ..core.position import EMPTY
-from ..core.squares import SQUARE_NAMES
+from ..core.squares import SQUARE_OF_NAME
 from ..state.results import describe
 
 if TYPE_CHECKING:
     from ..core.position import Position
     from ..state.entry import Entry
-
-_SQUARE_OF_NAME = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
 
 __all__ = ["ChatContext", "chat_log", "describe_result", "join_names"]
 
@@ -47,7 +45,7 @@ class ChatContext:
 
 def _placed_on(where: str, before: Position | None) -> str:
     """``"the large blue pyramid at d5"`` when the position before is known."""
-    sq = _SQUARE_OF_NAME.get(where)
+    sq = SQUARE_OF_NAME.get(where)
     if before is None or sq is None or before.board[sq] == EMPTY:
         return where
     return f"the {describe(before.board[sq]).removeprefix('a ')} at {where}"

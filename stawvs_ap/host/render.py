@@ -8,7 +8,7 @@ from typing import Any, Final
 from ..core.position import EMPTY, Position
 from ..core.pyramids import PYRAMIDS, Colour
 from ..core.scoring import group_collection, score
-from ..core.squares import SQUARE_NAMES
+from ..core.squares import SQUARE_OF_NAME
 
 __all__ = ["legend", "render"]
 
@@ -90,11 +90,8 @@ def _areas(position: Position) -> list[dict[str, Any]]:
     return areas
 
 
-_SQUARE_OF_NAME: Final = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
-
-
 def _at(name: str) -> dict[str, int]:
-    sq = _SQUARE_OF_NAME[name]
+    sq = SQUARE_OF_NAME[name]
     return {"row": sq >> 3, "col": sq & 7}
 
 

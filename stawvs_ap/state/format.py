@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from ..core.collector import collector_paused
+from ..collector import collector_paused
 from ..errors import InvalidStateError
 from .timestamps import PATTERN as TIMESTAMP_PATTERN
 
