@@ -6,8 +6,9 @@ the rules' own generator sampled, made a little less blind:
 * a placement is the best of a few random free squares by the room around it;
 * a collection move is the best of a few random slides by the pyramid it
   claims (the most valuable on the slide's lines to the mover's collection,
-  see :func:`~stawvs_ap.bots.knowledge.kind_values`), avoiding landing
-  squares with no free neighbour;
+  see :func:`~stawvs_ap.bots.knowledge.kind_values`), less the
+  :func:`~stawvs_ap.bots.knowledge.trap_penalty` of landing squares left
+  with at most one free neighbour;
 * with probability ``epsilon`` the move is uniformly random instead, so that
   playouts keep exploring lines the policy would not play.
 
@@ -21,18 +22,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Final
 
 from ..core.moves import PASS, Move
 from ..core.playout import random_move
 from ..core.position import Position
 from ..core.squares import SQUARES
-from .knowledge import NEIGHBOURS, held_counts, kind_values
+from .knowledge import NEIGHBOURS, held_counts, kind_values, trap_penalty
 
 __all__ = ["estimate_rewards", "policy_move", "policy_playout", "rewards"]
-
-#: What landing on a square with no free neighbour costs, in points: the cap is trapped.
-TRAPPED: Final = 3.0
 
 
 def policy_move(
@@ -59,9 +56,8 @@ def policy_move(
         else:
             after = (free | 1 << source) & ~(1 << dest)
             target = max(position.claims(source, dest), key=lambda sq: values[board[sq]])
-            value = values[board[target]]
-            if not NEIGHBOURS[dest] & after & ~(1 << target):
-                value -= TRAPPED
+            room = (NEIGHBOURS[dest] & after & ~(1 << target)).bit_count()
+            value = values[board[target]] - trap_penalty(room)
         if value > best_value:
             best_value = value
             best = move if target is None else Move(source, dest, SQUARES[target])
