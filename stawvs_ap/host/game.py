@@ -15,11 +15,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from ..core.invariants import check_position
 from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
-from ..core.variants import check_variants
+from ..core.variants import check_variants, rules_for
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
-from ..state.checks import check_position, ending_events
 from ..state.entry import ENGINE_VERSION, Entry
 from ..state.reader import load_state
 from ..state.timestamps import utc_now
@@ -122,12 +122,17 @@ class StawvsGame:
 
     @classmethod
     def from_position(
-        cls, notation: str, variants: Sequence[str] = (), *, clock: Clock | None = None
+        cls,
+        notation: str | Position,
+        variants: Sequence[str] = (),
+        *,
+        clock: Clock | None = None,
     ) -> StawvsGame:
         """A game that starts from the position a notation describes (see
-        :meth:`Position.notation <stawvs_ap.core.position.Position.notation>`), for
-        puzzles, tests and analysis. Raises :class:`InvalidStateError` with code
-        ``BAD_POSITION`` for a position that breaks a rule.
+        :meth:`Position.notation <stawvs_ap.core.position.Position.notation>`), or
+        from a :class:`Position` of these variants, for puzzles, tests and
+        analysis. Raises :class:`InvalidStateError` with code ``BAD_POSITION``
+        for a position that breaks a rule.
 
         Such a game serializes like any other, but Abstract Play states must
         start from a new game's position, so its state does not load again:
@@ -137,10 +142,17 @@ class StawvsGame:
             check_variants(variants)
         except ValueError as exc:
             raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
-        try:
-            position = Position.from_notation(notation, variants)
-        except ValueError as exc:
-            raise InvalidStateError(f"not a position: {exc}", ErrorCode.BAD_POSITION) from None
+        if type(notation) is Position:
+            position = notation
+            if position.rules != rules_for(position.rules.numplayers, variants):
+                raise StawvsError(
+                    ErrorCode.BAD_VARIANT, "the position is played under other variants"
+                )
+        else:
+            try:
+                position = Position.from_notation(notation, variants)  # type: ignore[arg-type]
+            except ValueError as exc:
+                raise InvalidStateError(ErrorCode.BAD_POSITION, f"not a position: {exc}") from None
         check_position(position)
         game = cls.__new__(cls)
         game._clock = clock or utc_now
@@ -266,8 +278,7 @@ class StawvsGame:
         if verdict.complete != COMPLETE:
             message = verdict.result(position).message
             raise IllegalMoveError(ErrorCode.INCOMPLETE, f"That move is not finished. {message}")
-        after, events = position.play(move)
-        self._push(Entry(after, str(move), events, self._clock()))
+        self._push(shown.after(move, self._clock()))
         return self
 
     def push(self, m: str | Move) -> None:
@@ -436,8 +447,7 @@ class StawvsGame:
     def _end(self, how: str, player: int | None) -> StawvsGame:
         if self.gameover:
             raise IllegalMoveError(ErrorCode.GAMEOVER, "The game is already over.")
-        events = ending_events(how, player, self.numplayers)
-        self._push(Entry(self.position, how, events, self._clock()))
+        self._push(self._entry.ended_by(how, player, self._clock()))
         self._just_moved = False
         return self
 

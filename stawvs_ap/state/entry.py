@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from ..core.events import Event, GameEnded
+from ..core.events import ENDINGS, Event, GameEnded, ending_events
+from ..core.moves import Move
 from ..core.position import Position
 from .results import results_of
 
@@ -12,8 +13,6 @@ __all__ = ["ENDINGS", "ENGINE_VERSION", "GAME_UID", "Entry"]
 
 ENGINE_VERSION: Final = "20251113"
 GAME_UID: Final = "stawvs"
-#: ``lastmove`` values of the entries that end a game outside the rules.
-ENDINGS: Final[tuple[str, ...]] = ("resign", "timeout", "draw", "abandoned")
 
 
 class Entry(NamedTuple):
@@ -28,6 +27,21 @@ class Entry(NamedTuple):
     lastmove: str | None
     events: tuple[Event, ...]
     timestamp: str
+
+    def after(self, move: Move, timestamp: str) -> Entry:
+        """The entry the legal complete ``move`` makes of this one, stamped
+        ``timestamp``: the one place a move is played and written down. The
+        caller guarantees legality, as :meth:`Position.play
+        <stawvs_ap.core.position.Position.play>` asks."""
+        position, events = self.position.play(move)
+        return Entry(position, str(move), events, timestamp)
+
+    def ended_by(self, how: str, player: int | None, timestamp: str) -> Entry:
+        """The entry that ends the game here outside the rules (see
+        :func:`~stawvs_ap.core.events.ending_events`; ``ValueError`` for no
+        ending, or a resignation or timeout of nobody)."""
+        events = ending_events(how, player, self.position.rules.numplayers)
+        return Entry(self.position, how, events, timestamp)
 
     @property
     def results(self) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from typing import Final
 
 from ..core.position import EMPTY, Position
 from ..core.pyramids import PYRAMIDS
-from ..core.scoring import group_collection, score
+from ..core.scoring import group_collection, score, tree_points
 from ..core.squares import FILES
 from ..host.game import StawvsGame
 
@@ -55,8 +55,7 @@ def _collection_text(collection: Sequence[int]) -> str:
     for stack in group_collection(collection):
         codes = " ".join(PYRAMIDS[p].code for p in stack)
         if len(stack) == 3:
-            points = 7 if len({p // 3 for p in stack}) == 1 else 5
-            parts.append(f"[{codes}]={points}")
+            parts.append(f"[{codes}]={tree_points(stack)}")
         else:
             parts.append(codes)
     return "  ".join(parts) or "-"
