@@ -31,6 +31,7 @@ Only the standard library is used, besides the package under test.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import random
@@ -40,17 +41,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-VARIANT_SETS: tuple[tuple[str, ...], ...] = (
-    (),
-    ("hole",),
-    ("random",),
-    ("hey",),
-    ("finalfree",),
-    ("pieces-2",),
-    ("hole", "hey"),
-    ("random", "finalfree", "pieces-2"),
-    ("hey", "finalfree"),
-)
+REFERENCE_GAMES = Path(__file__).resolve().parent.parent / "fixtures/reference/games.jsonl.gz"
 #: Plies played from the start before a position is taken (placements end by ply 12).
 PLIES: tuple[int, ...] = (1, 4, 10, 14, 20, 28, 36, 44, 52, 60, 70, 85)
 
@@ -64,15 +55,23 @@ def _import_package(checkout: Path) -> Any:
     return stawvs_ap
 
 
+def variant_sets() -> list[tuple[str, ...]]:
+    """The variant sets of the reference games, in the order they first come."""
+    with gzip.open(REFERENCE_GAMES, "rt", encoding="utf-8") as lines:
+        found = [tuple(json.loads(line)["variants"]) for line in lines if line.strip()]
+    return list(dict.fromkeys(found))
+
+
 def positions(package: Any) -> Iterator[tuple[str, Any]]:
     """(label, position) for every player count, variant set and ply count."""
     from stawvs_ap.core.moves import Move
     from stawvs_ap.core.position import Position
 
+    sets = variant_sets()
     for numplayers in (2, 3, 4):
-        for variants in VARIANT_SETS:
+        for number, variants in enumerate(sets):
             for index, plies in enumerate(PLIES):
-                seed = numplayers * 1000 + VARIANT_SETS.index(variants) * 100 + index
+                seed = numplayers * 1000 + number * 100 + index
                 rng = random.Random(seed)
                 position = Position.initial(numplayers, variants, seed)
                 for _ in range(plies):

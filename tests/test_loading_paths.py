@@ -124,6 +124,11 @@ def test_a_timestamp_that_is_not_iso_8601_is_refused(stamp: str) -> None:
     assert "_timestamp" in refusal(state)
 
 
+HISTORY_SETTINGS = settings(
+    max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
 @pytest.mark.parametrize(
     ("numplayers", "variants"), [(2, ()), (3, ("hole", "hey")), (4, ("random", "pieces-2"))]
 )
@@ -139,7 +144,7 @@ def test_states_this_engine_writes_take_the_fast_path(
         assert outcome(text, fast=False) == text
 
 
-@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@HISTORY_SETTINGS
 @given(
     st.integers(2, 4),
     st.sampled_from(VARIANT_SETS),
@@ -302,7 +307,9 @@ KINDS = [
 ]
 
 
-@pytest.mark.parametrize(("numplayers", "variants", "kind"), KINDS, ids=[k[2] for k in KINDS])
+@pytest.mark.parametrize(
+    ("numplayers", "variants", "kind"), KINDS, ids=[k[2].replace(" ", "-") for k in KINDS]
+)
 def test_a_consistent_history_with_an_illegal_move_is_refused_both_ways(
     numplayers: int, variants: tuple[str, ...], kind: str
 ) -> None:
@@ -317,7 +324,7 @@ def test_a_consistent_history_with_an_illegal_move_is_refused_both_ways(
     refuses_the_illegal_move(text, len(stack))
 
 
-@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@HISTORY_SETTINGS
 @given(
     st.integers(2, 4),
     st.sampled_from(VARIANT_SETS),
