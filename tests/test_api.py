@@ -459,3 +459,19 @@ def test_the_old_order_of_invalid_state_error_still_works_with_a_warning() -> No
     assert (error.code, error.message) == (ErrorCode.BAD_POSITION, "no such position")
     by_keyword = InvalidStateError("no such position", code="BAD_POSITION")
     assert (by_keyword.code, by_keyword.message) == (ErrorCode.BAD_POSITION, "no such position")
+
+
+def test_a_game_starts_from_a_position_value_as_from_its_notation() -> None:
+    game = play_random(new_game(3, ("hey",), 4), random.Random(4), 30)
+    position = game.position
+    from_value = StawvsGame.from_position(position, ["hey"])
+    from_text = StawvsGame.from_position(position.notation(), ["hey"])
+    assert from_value.position == from_text.position == position
+    assert from_value.moves() == game.moves()
+
+
+def test_a_position_value_of_other_variants_is_refused() -> None:
+    position = Position.initial(2, ["hey"], seed=1)
+    with pytest.raises(StawvsError) as refused:
+        StawvsGame.from_position(position, [])
+    assert refused.value.code == ErrorCode.BAD_VARIANT

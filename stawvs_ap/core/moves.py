@@ -123,15 +123,18 @@ class Move(NamedTuple):
         return (self,) if self.source is not None else ()
 
     def __str__(self) -> str:
-        if self.is_pass:
+        source, dest, target, is_pass = self
+        if is_pass:
             return "pass"
-        if self.source is None:
+        if source is not None and dest is not None and target is not None:  # one string made
+            return f"{SQUARE_NAMES[source]}-{SQUARE_NAMES[dest]},{SQUARE_NAMES[target]}"
+        if source is None:
             return ""
-        text = SQUARE_NAMES[self.source]
-        if self.dest is not None:
-            text += "-" + SQUARE_NAMES[self.dest]
-        if self.target is not None:
-            text += "," + SQUARE_NAMES[self.target]
+        text = SQUARE_NAMES[source]
+        if dest is not None:
+            text += "-" + SQUARE_NAMES[dest]
+        if target is not None:
+            text += "," + SQUARE_NAMES[target]
         return text
 
     def __repr__(self) -> str:

@@ -28,6 +28,10 @@ __all__ = ["EMPTY", "Mode", "Position"]
 Mode = Literal["place", "collect"]
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
 _NO_CAPS: Final = bytes(64)
+#: Moves make positions with this, not ``Position(...)``: a named tuple's
+#: generated ``__new__`` is a Python call that costs as much again as the tuple
+#: itself, and playouts and searches make millions of positions.
+_tuple_new: Final = tuple.__new__
 _EMPTY_BYTE: Final = bytes((EMPTY,))
 
 
@@ -412,16 +416,19 @@ class Position(NamedTuple):
             caps[source] = player
             capped = self.capped | 1 << source
             mode: Mode = "collect" if capped.bit_count() == rules.total_caps else "place"
-            after = Position(
-                rules,
-                self.board,
-                bytes(caps),
-                following,
-                self.eliminated,
-                self.captured,
-                mode,
-                self.occupied,
-                capped,
+            after = _tuple_new(
+                Position,
+                (
+                    rules,
+                    self.board,
+                    bytes(caps),
+                    following,
+                    self.eliminated,
+                    self.captured,
+                    mode,
+                    self.occupied,
+                    capped,
+                ),
             )
             return after, (Placed(player, source, PYRAMIDS[self.board[source]]),)
         dest, target = move.dest, move.target
@@ -432,16 +439,19 @@ class Position(NamedTuple):
         caps[source] = 0
         collections = list(self.captured)
         collections[player - 1] += (claimed,)
-        after = Position(
-            rules,
-            board[:target] + _EMPTY_BYTE + board[target + 1 :],
-            bytes(caps),
-            following,
-            self.eliminated,
-            tuple(collections),
-            self.mode,
-            self.occupied & ~(1 << target),
-            self.capped ^ (1 << source | 1 << dest),
+        after = _tuple_new(
+            Position,
+            (
+                rules,
+                board[:target] + _EMPTY_BYTE + board[target + 1 :],
+                bytes(caps),
+                following,
+                self.eliminated,
+                tuple(collections),
+                self.mode,
+                self.occupied & ~(1 << target),
+                self.capped ^ (1 << source | 1 << dest),
+            ),
         )
         return after, (Moved(player, source, dest, target, PYRAMIDS[claimed]),)
 
@@ -453,16 +463,19 @@ class Position(NamedTuple):
             under = tuple(PYRAMIDS[self.board[sq]] for sq in self.cap_squares(player))
             passed = Passed(player, first=True, under_caps=under)
             eliminated = (*self.eliminated, player)
-        after = Position(
-            self.rules,
-            self.board,
-            self.caps,
-            following,
-            eliminated,
-            self.captured,
-            self.mode,
-            self.occupied,
-            self.capped,
+        after = _tuple_new(
+            Position,
+            (
+                self.rules,
+                self.board,
+                self.caps,
+                following,
+                eliminated,
+                self.captured,
+                self.mode,
+                self.occupied,
+                self.capped,
+            ),
         )
         if not after.is_over:
             return after, (passed,)
@@ -485,16 +498,19 @@ class Position(NamedTuple):
             collections[owner - 1] += (pyramid,)
             board[sq] = PYRAMIDS[pyramid].ghost
             captures.append(FinalCapture(owner, SQUARES[sq], PYRAMIDS[pyramid]))
-        after = Position(
-            self.rules,
-            bytes(board),
-            self.caps,
-            self.currplayer,
-            self.eliminated,
-            tuple(collections),
-            self.mode,
-            self.occupied,
-            self.capped,
+        after = _tuple_new(
+            Position,
+            (
+                self.rules,
+                bytes(board),
+                self.caps,
+                self.currplayer,
+                self.eliminated,
+                tuple(collections),
+                self.mode,
+                self.occupied,
+                self.capped,
+            ),
         )
         return after, tuple(captures)
 
@@ -504,14 +520,17 @@ class Position(NamedTuple):
         caps = bytearray(self.caps)
         caps[dest] = caps[source]
         caps[source] = 0
-        return Position(
-            self.rules,
-            self.board,
-            bytes(caps),
-            self.currplayer,
-            self.eliminated,
-            self.captured,
-            self.mode,
-            self.occupied,
-            self.capped ^ (1 << source | 1 << dest),
+        return _tuple_new(
+            Position,
+            (
+                self.rules,
+                self.board,
+                bytes(caps),
+                self.currplayer,
+                self.eliminated,
+                self.captured,
+                self.mode,
+                self.occupied,
+                self.capped ^ (1 << source | 1 << dest),
+            ),
         )

@@ -16,7 +16,6 @@ from ..core.invariants import miscounted_kinds, start_fault
 from ..core.moves import normalise
 from ..core.notation import parse_board
 from ..core.position import Position
-from ..core.pyramids import PER_KIND
 from ..core.squares import SQUARE_NAMES
 from ..core.variants import check_variants, rules_for
 from ..errors import InvalidRecordError, StawvsError
@@ -194,10 +193,10 @@ def parse_starting_position(text: object) -> list[int]:
     miscounted = miscounted_kinds(board)
     if any(caps) or any(kind.is_ghost for kind, _, _ in miscounted):
         raise InvalidRecordError("a starting board has no caps and no ghosts")
-    for kind, count, _ in miscounted:
+    for kind, count, wanted in miscounted:
         raise InvalidRecordError(
             f"the startingPosition has {count} pyramids {kind.code}; a new "
-            f"game has {PER_KIND} of each kind"
+            f"game has {wanted} of each kind"
         )
     return board
 

@@ -34,7 +34,8 @@ class Entry(NamedTuple):
         caller guarantees legality, as :meth:`Position.play
         <stawvs_ap.core.position.Position.play>` asks."""
         position, events = self.position.play(move)
-        return Entry(position, str(move), events, timestamp)
+        # Not Entry(...): its generated __new__ costs as much again (one entry a move).
+        return tuple.__new__(Entry, (position, str(move), events, timestamp))
 
     def ended_by(self, how: str, player: int | None, timestamp: str) -> Entry:
         """The entry that ends the game here outside the rules (see
