@@ -21,8 +21,10 @@ that fails anyway would make every mutant look caught.
 
 Each mutant names the snippet it replaces, which must occur exactly once in
 its file: when the code changes under it, the script stops and says so rather
-than planting nothing. Exit status: 0 when every mutant was caught, 1 when one
-survived, 2 for a stale mutant or a failing baseline. This is no test module:
+than planting nothing. A run that takes three times as long as the baseline
+(a mutant can make a loop endless) is stopped and counts as caught. Exit
+status: 0 when every mutant was caught, 1 when one survived, 2 for a stale
+mutant or a failing baseline. This is no test module:
 pytest collects ``tests/`` only.
 """
 
@@ -33,6 +35,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -221,30 +224,40 @@ def copy_checkout(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
-def run_tests(copy: Path, mutant: Mutant | None, pytest_args: Sequence[str]) -> str | None:
+def run_tests(
+    copy: Path, mutant: Mutant | None, pytest_args: Sequence[str], timeout: float
+) -> str | None:
     """The first failing test of a run in ``copy`` with ``mutant`` in place, None
-    when the run passes; when it fails without naming a test, its last line."""
+    when the run passes; when it fails without naming a test (or takes longer
+    than ``timeout`` seconds: a mutant can make a loop endless), what it did."""
     path = copy / mutant.path if mutant else None
     original = path.read_text(encoding="utf-8") if path else ""
     if path and mutant:
         path.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
     shutil.rmtree(copy / ".hypothesis", ignore_errors=True)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *pytest_args],
+        cwd=copy,
+        env={**os.environ, "PYTHONPATH": str(copy)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # so that the test workers can be stopped with it
+    )
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "pytest", *pytest_args],
-            cwd=copy,
-            env={**os.environ, "PYTHONPATH": str(copy)},
-            capture_output=True,
-            text=True,
-        )
+        output, _ = run.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.communicate()
+        return f"{NO_TEST}it ran for over {timeout:.0f} s (a loop without end?)"
     finally:
         if path:
             path.write_text(original, encoding="utf-8")
-    if done.returncode == 0:
+    if run.returncode == 0:
         return None
-    failed = re.findall(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", done.stdout, flags=re.MULTILINE)
-    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
-    return failed[0] if failed else NO_TEST + (lines[-1] if lines else f"exit {done.returncode}")
+    failed = re.findall(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", output, flags=re.MULTILINE)
+    lines = [line for line in output.splitlines() if line.strip()]
+    return failed[0] if failed else NO_TEST + (lines[-1] if lines else f"exit {run.returncode}")
 
 
 #: How :func:`run_tests` reports a run that failed without naming a test.
@@ -252,7 +265,7 @@ NO_TEST = "the run itself: "
 
 
 def first_real_failure(
-    copy: Path, pytest_args: Sequence[str], flaky: list[str], mutant: Mutant | None
+    copy: Path, pytest_args: Sequence[str], flaky: list[str], mutant: Mutant | None, timeout: float
 ) -> str | None:
     """The first test that fails with ``mutant`` in place, again when run alone,
     and passes alone without it; None when the run passes. A test that fails
@@ -261,17 +274,18 @@ def first_real_failure(
     baseline), a test that fails twice stops the script."""
     alone = ["-q", "-p", "no:cacheprovider"]
     for _ in range(5):
-        failing = run_tests(copy, mutant, [*pytest_args, *(f"--deselect={t}" for t in flaky)])
+        deselect = [f"--deselect={test}" for test in flaky]
+        failing = run_tests(copy, mutant, [*pytest_args, *deselect], timeout)
         if failing is None or (failing.startswith(NO_TEST) and mutant is not None):
             return failing
         if failing.startswith(NO_TEST) or (
-            mutant is None and run_tests(copy, None, [*alone, failing]) is not None
+            mutant is None and run_tests(copy, None, [*alone, failing], timeout) is not None
         ):
             raise SystemExit(f"the unchanged copy fails ({failing}): fix it first")
         if (
             mutant is not None
-            and run_tests(copy, mutant, [*alone, failing]) is not None
-            and run_tests(copy, None, [*alone, failing]) is None
+            and run_tests(copy, mutant, [*alone, failing], timeout) is not None
+            and run_tests(copy, None, [*alone, failing], timeout) is None
         ):
             return failing
         flaky.append(failing)
@@ -285,6 +299,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="skip the unchanged run")
     parser.add_argument(
         "--pytest-args", default=DEFAULT_RUN, help=f"the test run (default: {DEFAULT_RUN!r})"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=1800.0,
+        help="seconds after which a run counts as hung (default 1800; after the baseline "
+        "at most three times its length)",
     )
     args = parser.parse_args(argv)
     chosen = [m for m in MUTANTS if not args.only or m.name in args.only]
@@ -307,14 +328,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         flaky: list[str] = []
         if not args.no_baseline:
             start = time.perf_counter()
-            first_real_failure(copy, pytest_args, flaky, None)
+            first_real_failure(copy, pytest_args, flaky, None, args.timeout)
             seconds = time.perf_counter() - start
+            args.timeout = min(args.timeout, 3 * seconds)
             left_out = f"; left out as flaky: {', '.join(flaky)}" if flaky else ""
             print(f"{'baseline':40} passes ({seconds:.0f} s{left_out})", flush=True)
         survivors = []
         for mutant in chosen:
             start = time.perf_counter()
-            failing = first_real_failure(copy, pytest_args, flaky, mutant)
+            failing = first_real_failure(copy, pytest_args, flaky, mutant, args.timeout)
             seconds = time.perf_counter() - start
             verdict = f"caught by {failing}" if failing else "SURVIVED"
             print(f"{mutant.name:40} {verdict} ({seconds:.0f} s)", flush=True)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 from hostile import VARIANT_SETS, new_game, play_random, scaled
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from stawvs_ap import (
@@ -52,8 +52,24 @@ def test_a_move_cannot_be_changed() -> None:
         move.source = Square.parse("d4")  # type: ignore[misc]
 
 
+#: Texts of the length and shape of "a1-b2,c3", which Move.parse reads by lookup,
+#: each character near a right one: other separators, cases, squares off the board.
+NEAR_MOVES = st.builds(
+    "".join,
+    st.tuples(
+        *(
+            st.sampled_from(choices)
+            for choices in ("ahiA ", "18 9", "-, x", "ahB ", "18 0", ",- ;", "ahC ", "18 \t")
+        )
+    ),
+)
+
+
 @settings(max_examples=scaled(300))
-@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-, ", max_size=10))
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-, ", max_size=10) | NEAR_MOVES)
+@example("a1 b2,c3")
+@example("a1-b2 c3")
+@example("A1-B2,C3")
 def test_complete_moves_read_by_lookup_equal_those_read_by_the_grammar(text: str) -> None:
     # Move.parse reads "a1-b2,c3" by lookup first; the grammar must agree.
     from stawvs_ap.core import moves
