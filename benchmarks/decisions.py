@@ -17,7 +17,7 @@ reward, 0–1, of the player to move) of every move it searched, in
 the share that agree with the oracle's most visited move and the mean regret:
 the oracle's value of its best move minus that of the move chosen (a move the
 oracle did not search counts as its worst). A 300-position screen takes about
-a minute per spec at 0.25 s; in the README's run it told 0.25 s from 1 s of
+a minute per spec at 0.25 s; in the run of docs/strength.md it told 0.25 s from 1 s of
 the same bot (48.7% against 59.7% agreement) but not from 0.5 s, so it is a
 screen, and the arena (``strength.py``) decides.
 """

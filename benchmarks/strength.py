@@ -1,19 +1,25 @@
-"""Measure the bots in the arena: the strength figures of issue 13, and the balance report.
+"""Measure the bots in the arena: the strength figures, and the balance of the variants.
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
     python benchmarks/strength.py balance --games 200 --jobs 2
+    python benchmarks/strength.py table
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
 ``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
 ``balance`` plays self-play matches per variant (:data:`BALANCE_BOT`) and
-writes ``benchmarks/results/balance-VARIANT.json``. ``table`` prints the
-Markdown tables of README.md and docs/balance.md from those files. Every
-match is seeded, so the same command repeats the same boards.
+writes ``benchmarks/results/balance-VARIANT.json``. A report holds the match's
+settings, each bot's statistics and every game; it also names the package
+version and, per bot, every option it played with, its class's defaults
+included, so that a report still says what was measured after the defaults
+change. ``table`` prints the Markdown tables of docs/strength.md and
+docs/balance.md from those files. Every match is seeded, so the same command
+repeats the same boards.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import statistics
 import subprocess
@@ -25,6 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
+from stawvs_ap import __version__  # noqa: E402
+from stawvs_ap.bots import BOTS  # noqa: E402
 from stawvs_ap.bots.arena import BotSpec, match_report, play_match, wilson  # noqa: E402
 from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
 
@@ -33,7 +41,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 #: "The same with hey and with hole, within 5 points" of the 65% target.
 VARIANT_TARGET = "≥ 60% (65% less 5 points)"
 
-#: name: (lineup, variants, what the issue asks of the first bot's win rate)
+#: name: (lineup, variants, the win rate the first bot is meant to reach)
 FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-uct": (["mcts:seconds=0.25", "uct:seconds=0.25"], [], "≥ 65%"),
     "greedy-random": (["greedy", "random"], [], "≥ 75%"),
@@ -43,12 +51,12 @@ FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     "mcts-uct-hole": (["mcts:seconds=0.25", "uct:seconds=0.25"], ["hole"], VARIANT_TARGET),
     "mcts-uct-3p": (["mcts:seconds=0.25", "uct:seconds=0.25", "uct:seconds=0.25"], [], "≥ 50%"),
     "mcts1-mcts025": (["mcts:seconds=1", "mcts:seconds=0.25"], [], "≥ 60%"),
-    # Not a target of the issue: MCTSBot with playouts to the end by its policy
-    # instead of evaluated leaves, against the plain UCT.
+    # No target: MCTSBot with playouts to the end by its policy instead of
+    # evaluated leaves, against the plain UCT.
     "mcts-playouts-uct": (
         ["mcts:seconds=0.25,plies=-1", "uct:seconds=0.25"],
         [],
-        "(playout policy)",
+        "—",
     ),
 }
 
@@ -78,7 +86,10 @@ def _run(
         fresh_boards=fresh_boards,
     )
     report = match_report(specs, results, variants=variants, seed=name)
+    for entry, spec in zip(report["bots"], specs, strict=True):
+        entry["options"] = bot_options(spec)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
+    report["package"] = __version__
     report["commit"] = _commit()
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
@@ -103,19 +114,43 @@ def _commit() -> str | None:
     return head + ("+changes" if dirty else "")
 
 
-def _code(report: dict[str, Any]) -> str:
-    """What the table says of the code a report was measured with: reports from
-    before commits were recorded have no ``commit`` key; one measured outside a
-    git checkout has ``None``."""
-    if "commit" not in report:
-        return "before 36fa872"
-    return report["commit"] or "unknown"
+def bot_options(spec: BotSpec) -> dict[str, Any]:
+    """Every keyword option the bot of ``spec`` plays with: its class's defaults,
+    then the spec's own (the seed is the arena's, so it is left out)."""
+    parameters = inspect.signature(BOTS[spec.name]).parameters.values()
+    defaults = {
+        p.name: p.default for p in parameters if p.name != "seed" and p.default is not p.empty
+    }
+    return {**defaults, **dict(spec.options)}
+
+
+def measured_with(report: dict[str, Any]) -> str:
+    """What the table says of the bots a report was measured with: its ``note``
+    when it has one, else each bot's options that differ from today's defaults
+    (beyond those the match names) as a spec, or that there are none."""
+    if "note" in report:
+        return str(report["note"])
+    differences: dict[str, list[str]] = {}
+    for bot in report["bots"]:
+        if "options" not in bot:
+            return "not recorded"
+        spec = BotSpec.parse(bot["spec"])
+        today = bot_options(BotSpec(spec.name))
+        named = dict(spec.options)
+        for key, value in bot["options"].items():
+            if key not in named and today.get(key) != value:
+                shown = f"{value:g}" if isinstance(value, float) else value
+                differences.setdefault(spec.name, [])
+                if f"{key}={shown}" not in differences[spec.name]:
+                    differences[spec.name].append(f"{key}={shown}")
+    specs = [f"{name}:{','.join(options)}" for name, options in differences.items()]
+    return "; ".join(specs) or "today's defaults"
 
 
 def _figures_table() -> str:
     lines = [
         "| match | variants | games | first bot's win rate | 95% interval | mean scores | "
-        "s/move | target | code |",
+        "s/move | target | measured with |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, (_, _, target) in FIGURES.items():
@@ -131,7 +166,7 @@ def _figures_table() -> str:
             f"| {' vs '.join(b['bot'] for b in bots)} | {', '.join(report['variants']) or '—'} "
             f"| {report['games']} | {100 * first['win_rate']:.1f}% "
             f"| {100 * first['ci95'][0]:.1f}–{100 * first['ci95'][1]:.1f}% "
-            f"| {scores} | {times} | {target} | {_code(report)} |"
+            f"| {scores} | {times} | {target} | {measured_with(report)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -203,7 +238,14 @@ def main() -> None:
                 fresh_boards=True,
             )
     else:
-        sys.stdout.write(_figures_table() + "\n" + _balance_table(2) + "\n" + _balance_table(3))
+        sys.stdout.write(
+            "docs/strength.md:\n\n"
+            + _figures_table()
+            + "\ndocs/balance.md:\n\n"
+            + _balance_table(2)
+            + "\n"
+            + _balance_table(3)
+        )
 
 
 if __name__ == "__main__":

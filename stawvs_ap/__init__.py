@@ -1,9 +1,35 @@
 """Stawvs (Looney Pyramids) rules engine with the Abstract Play host contract.
 
+A game is a :class:`StawvsGame`; the same seed and variants give the same board:
+
 >>> from stawvs_ap import StawvsGame
->>> game = StawvsGame.new(2, seed=1)
->>> game.mode
-'place'
+>>> game = StawvsGame.new(2, variants=["hole"], seed=7)
+>>> game.mode, game.currplayer, len(game.moves())
+('place', 1, 60)
+>>> game.move("b2").lastmove  # validated, then played
+'b2'
+>>> game.push("c2")  # the same with a Move or a string, python-chess style
+>>> game.pop()
+Move.parse('c2')
+
+Moves, squares and pyramids are values, and a :class:`Position` is the
+immutable board behind the game:
+
+>>> from stawvs_ap import Move, Pyramid, Square
+>>> Move.parse("C3 - F6, F2"), Square.parse("c3").row, Pyramid.parse("BL3").size
+(Move.parse('c3-f6,f2'), 5, <Size.LARGE: 3>)
+>>> game.position.cap_at(Square.parse("b2"))
+1
+
+Every error the package raises on purpose is a :class:`StawvsError` with a
+stable :class:`ErrorCode`:
+
+>>> from stawvs_ap import IllegalMoveError
+>>> try:
+...     game.move("b2")
+... except IllegalMoveError as error:
+...     print(error.code)
+BAD_PLACEMENT
 """
 
 from __future__ import annotations

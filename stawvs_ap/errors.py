@@ -4,6 +4,21 @@ Hosts branch on :attr:`StawvsError.code` (never on the message, which is
 written for players and may be reworded). Every code is an :class:`ErrorCode`,
 a ``StrEnum``: it compares equal to its plain string (``"BAD_MOVE"``).
 
+>>> from stawvs_ap import ErrorCode, InvalidStateError, StawvsError, StawvsGame
+>>> game = StawvsGame.new(2, seed=1)
+>>> try:
+...     game.move("a8")  # a corner with no pyramid
+... except StawvsError as error:
+...     error.code == ErrorCode.BAD_PLACEMENT == "BAD_PLACEMENT"
+True
+>>> game.validate_move("a8").code  # the same code, without an exception
+<ErrorCode.BAD_PLACEMENT: 'BAD_PLACEMENT'>
+>>> try:
+...     StawvsGame('{"game": "chess"}')
+... except InvalidStateError as error:
+...     print(error.code)
+BAD_STATE
+
 This module is a leaf: every floor of the package may import it.
 """
 

@@ -3,7 +3,7 @@
 Legal moves only, ``pass`` when it is the only move, the game left unchanged,
 the same answers for the same seed and iteration budget, time budgets kept,
 and the shape of analyses. How strong the bots are is measured in the arena
-(README "Bots"), never here.
+(docs/strength.md), never here.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Golden fixture games: every one replays ply by ply as recorded, and regenerates
-byte for byte (``python -m stawvs_ap.tools.fixtures check|regenerate``)."""
+byte for byte (``python devtools/fixtures.py check|regenerate``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from reference_data import game_id, games
 
-from stawvs_ap.tools import checkout
-from stawvs_ap.tools.fixtures import (
-    GOLDEN_RELATIVE,
+from devtools import fixtures
+from devtools.fixtures import (
+    GOLDEN_DIR,
+    REFERENCE_FILE,
     SEEDS,
     VARIANT_SETS,
     GoldenSpec,
@@ -25,7 +26,6 @@ from stawvs_ap.tools.fixtures import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN_DIR = ROOT / GOLDEN_RELATIVE
 GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
 
 
@@ -116,58 +116,35 @@ def test_regenerate_command_writes_every_golden_game(tmp_path: Path) -> None:
 # -- where the tool reads and writes ----------------------------------------------
 
 
-def fake_checkout(root: Path) -> Path:
-    """A checkout of the project in ``root`` holding one golden game; its golden folder."""
-    (root / "pyproject.toml").write_text('[project]\nname = "stawvs-ap"\n', encoding="utf-8")
-    golden = root / GOLDEN_RELATIVE
-    golden.mkdir(parents=True)
+def test_the_tool_uses_the_fixtures_of_its_own_checkout() -> None:
+    assert GOLDEN_DIR == ROOT / "fixtures" / "golden"
+    assert REFERENCE_FILE == ROOT / "fixtures" / "reference" / "games.jsonl.gz"
+
+
+def test_check_reads_the_default_folder_whatever_the_current_directory(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    golden = tmp_path / "golden"
+    golden.mkdir()
     name = "2p-default-seed-1.json"
     (golden / name).write_bytes((GOLDEN_DIR / name).read_bytes())
-    return golden
-
-
-def test_check_defaults_to_the_golden_folder_of_the_checkout_here(
-    tmp_path: Path, monkeypatch: Any, capsys: Any
-) -> None:
-    fake_checkout(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    assert main(["check"]) == 0  # no reference games in this checkout: not checked
+    monkeypatch.setattr(fixtures, "GOLDEN_DIR", golden)  # one game instead of all
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["check", "--no-reference"]) == 0
     assert capsys.readouterr().out == "every golden game replays as recorded\n"
+    (golden / name).write_text("{}", encoding="utf-8")
+    assert main(["check", "--no-reference"]) == 1
+    assert list(elsewhere.iterdir()) == []
 
 
-def test_outside_a_checkout_the_folder_must_be_given(
-    tmp_path: Path, monkeypatch: Any, capsys: Any
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    for mode in ("check", "regenerate"):
-        assert main([mode]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "pass --dir DIR" in err, err
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_a_missing_reference_file_is_refused(tmp_path: Path, capsys: Any) -> None:
-    golden = fake_checkout(tmp_path)
-    assert main(["check", "--dir", str(golden), "--reference", str(tmp_path / "no.gz")]) == 2
-    assert "no reference games file" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("folder", ["site-packages", "dist-packages"])
-def test_regenerate_refuses_to_write_into_site_packages(
-    tmp_path: Path, capsys: Any, folder: str
-) -> None:
-    target = tmp_path / "lib" / folder / "fixtures" / "golden"
-    assert main(["regenerate", "--dir", str(target)]) == 2
+def test_a_missing_folder_or_reference_file_is_refused(tmp_path: Path, capsys: Any) -> None:
+    assert main(["check", "--dir", str(tmp_path / "none")]) == 2
+    assert "no golden fixture folder" in capsys.readouterr().err
+    (tmp_path / "2p-default-seed-1.json").write_bytes(
+        (GOLDEN_DIR / "2p-default-seed-1.json").read_bytes()
+    )
+    assert main(["check", "--dir", str(tmp_path), "--reference", str(tmp_path / "no.gz")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"inside {folder}" in err, err
-    assert not target.exists()
-
-
-def test_regenerate_refuses_to_write_into_the_installed_package(
-    tmp_path: Path, monkeypatch: Any, capsys: Any
-) -> None:
-    installed = tmp_path / "prefix" / "stawvs_ap"
-    monkeypatch.setattr(checkout, "installed_package_dir", lambda: installed)
-    assert main(["regenerate", "--dir", str(installed / "fixtures" / "golden")]) == 2
-    assert "refusing to write into the installed package" in capsys.readouterr().err
-    assert not installed.exists()
+    assert err.count("\n") == 1 and "no reference games file" in err, err

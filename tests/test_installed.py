@@ -4,8 +4,10 @@ from the checkout.
 The module builds the wheel from a copy of the project's sources (so nothing is
 written into the checkout), installs it into a new virtual environment without
 network (``--no-index --no-deps``; pydantic and the rest come from the running
-interpreter) and runs the command line, the schemas API and the developer tools
-from an empty directory. Marked ``slow``: the build takes several seconds.
+interpreter) and runs the command line and the schemas API from an empty
+directory. It also builds the sdist: the wheel holds the package and nothing
+else (no developer tool), the sdist the developer tools and the tests beside it.
+Marked ``slow``: the builds take several seconds.
 
 The build needs no network either when the running interpreter has
 ``setuptools>=77`` (the ``test`` extra installs it): then it runs without build
@@ -210,7 +212,6 @@ def test_the_wheel_ships_the_schemas_and_py_typed(installed: Installed) -> None:
         for stem in ("state", "gamerecord", "render", "result", "gameinfo", "protocol")
     }
     assert expected | {"stawvs_ap/py.typed", "stawvs_ap/schemas/__init__.py"} <= names
-    assert not any(n.startswith(("tests/", "fixtures/")) for n in names)
 
 
 def test_version_and_info_work_from_an_empty_directory(installed: Installed) -> None:
@@ -248,33 +249,51 @@ def test_a_game_through_the_command_line_from_an_empty_directory(installed: Inst
     assert json.loads(served.stdout)["result"]["package"] == stawvs_ap.__version__
 
 
-def test_the_developer_tools_do_not_touch_the_installed_package(installed: Installed) -> None:
-    py = installed.python
-    for module, option in (("fixtures", "--dir"), ("schemagen", "--out")):
-        argv = ["check"] if module == "fixtures" else ["--check"]
-        done = installed.run(py, "-m", f"stawvs_ap.tools.{module}", *argv)
-        assert done.returncode == 2, done
-        assert done.stderr.count("\n") == 1 and f"pass {option} DIR" in done.stderr
-    package = Path(
-        _checked(
-            installed.run(
-                py, "-c", ("import importlib.resources as r; print(r.files('stawvs_ap'))")
-            ),
-            "locating the package",
-        ).stdout.strip()
+#: The developer tools (devtools/): they run from a checkout and never ship in the wheel.
+DEVELOPER_TOOLS = tuple(sorted(p.name for p in (ROOT / "devtools").glob("*.py")))
+
+
+def test_the_wheel_holds_the_package_and_no_developer_tool(installed: Installed) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        names = set(wheel.namelist())
+    dist_info = f"stawvs_ap-{stawvs_ap.__version__}.dist-info"
+    assert {name.split("/")[0] for name in names} == {"stawvs_ap", dist_info}
+    package = {p.relative_to(ROOT).as_posix() for p in (ROOT / "stawvs_ap").rglob("*.py")}
+    assert {name for name in names if name.endswith(".py")} == package
+    # The tools that once lived in the package, and anything named like a developer tool.
+    assert {"fixtures.py", "schemagen.py"} <= set(DEVELOPER_TOOLS)
+    tools = {*DEVELOPER_TOOLS, "checkout.py"} - {"__init__.py"}
+    assert not [n for n in names if n.rsplit("/", 1)[-1] in tools]
+    done = installed.run(installed.python, "-c", "import devtools.fixtures")
+    assert done.returncode != 0 and "ModuleNotFoundError" in done.stderr, done
+
+
+def test_the_sdist_carries_the_developer_tools_and_the_tests(tmp_path: Path) -> None:
+    if not _setuptools_can_build():
+        pytest.skip("building the sdist offline needs setuptools>=77")
+    source = tmp_path / "src"
+    unwanted = {".git", ".venv", "build", "dist", ".hypothesis"}
+    ignore = shutil.ignore_patterns("__pycache__", "*.py[cod]", "*.egg-info", "*_cache", *unwanted)
+    shutil.copytree(ROOT, source, ignore=ignore)
+    build = "from setuptools import build_meta; print(build_meta.build_sdist('dist'))"
+    done = _checked(
+        subprocess.run(
+            [sys.executable, "-c", build],
+            cwd=source,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        ),
+        "building the sdist",
     )
-    schemas = package / "schemas"
-    before = {p.name: p.read_bytes() for p in schemas.iterdir() if p.is_file()}
-    refused = installed.run(py, "-m", "stawvs_ap.tools.schemagen", "--out", schemas)
-    assert refused.returncode == 2 and "refusing to write" in refused.stderr, refused
-    refused = installed.run(
-        py, "-m", "stawvs_ap.tools.fixtures", "regenerate", "--dir", package / "golden"
-    )
-    assert refused.returncode == 2 and "refusing to write" in refused.stderr, refused
-    assert not (package / "golden").exists()
-    assert {p.name: p.read_bytes() for p in schemas.iterdir() if p.is_file()} == before
-    # Reading is allowed: the schemas the wheel shipped are those its code generates.
-    _checked(
-        installed.run(py, "-m", "stawvs_ap.tools.schemagen", "--check", "--out", schemas),
-        "schemagen --check of the installed schemas",
-    )
+    import tarfile
+
+    with tarfile.open(source / "dist" / done.stdout.split()[-1]) as sdist:
+        names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
+    needed = {f"devtools/{tool}" for tool in DEVELOPER_TOOLS}
+    needed |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("*.py")}
+    needed |= {"fixtures/golden/2p-default-seed-1.json", "fixtures/reference/games.jsonl.gz"}
+    assert needed <= names, sorted(needed - names)

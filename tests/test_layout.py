@@ -2,12 +2,14 @@
 module imports itself back through others. Every import counts, those inside
 functions and under ``TYPE_CHECKING`` too.
 
-    tools, bots          stawvs_ap.tools.*, stawvs_ap.bots.*, stawvs_ap.remote
+    tools                stawvs_ap.tools.*, stawvs_ap.remote
+    bots                 stawvs_ap.bots.*
     records and replay   stawvs_ap.records.*
     host contract        stawvs_ap.host.*
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
-    errors, collector    stawvs_ap.errors, stawvs_ap.collector (leaves every floor may use)
+    errors, schemas,     stawvs_ap.errors, stawvs_ap.schemas, stawvs_ap.collector
+    collector            (leaves every floor may use)
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The README tells the truth: its Python examples run, and its table of error
-codes is exactly :class:`stawvs_ap.ErrorCode`."""
+"""The README tells the truth: each of its Python examples runs, its table of
+error codes is exactly :class:`stawvs_ap.ErrorCode`, and the set-up command
+prints what it shows."""
 
 from __future__ import annotations
 
@@ -11,16 +12,26 @@ import pytest
 
 from stawvs_ap import ErrorCode
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _section(title: str) -> str:
+    """The text of the section headed ``title`` (``"### Errors"``), up to the next
+    section of level 2."""
     start = README.index(f"\n{title}\n")
     end = README.find("\n## ", start + 1)
     return README[start : end if end >= 0 else None]
 
 
-PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", _section("## Use from Python"), re.S)
+#: Every Python example of the README, in the order a reader meets them.
+PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", README, re.S)
+
+
+def test_the_readme_shows_python_examples_for_a_host_a_program_and_the_bots() -> None:
+    assert len(re.findall(r"```python\n", _section("## Use from Python"))) >= 3
+    assert "```python\n" in _section("## Bots")
+    assert "```python\n" in _section("## JSON-RPC service")
 
 
 @pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=lambda b: b.splitlines()[0][:40])
@@ -43,7 +54,7 @@ def test_the_set_up_example_shows_what_the_replay_prints(
     from stawvs_ap.tools.cli import main
 
     command = "stawvs-ap replay fixtures/golden/2p-default-seed-1.json"
+    assert README.index(command) < README.index("\n## Use from Python\n")
     block = README.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
-    root = Path(__file__).resolve().parent.parent
-    assert main(["replay", str(root / "fixtures/golden/2p-default-seed-1.json")]) == 0
+    assert main(["replay", str(ROOT / "fixtures/golden/2p-default-seed-1.json")]) == 0
     assert capsys.readouterr().out == block

@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_data import canonical_state, extra_id, extras, game_id, games
 
+from devtools.fixtures import FakeClock
 from stawvs_ap import InvalidRecordError, StawvsError, StawvsGame
 from stawvs_ap.core.notation import format_board as format_starting_position
 from stawvs_ap.core.position import EMPTY
 from stawvs_ap.core.pyramids import COLOURED, PER_KIND
 from stawvs_ap.host.record import ranks
 from stawvs_ap.records import from_record, parse_starting_position
-from stawvs_ap.tools.fixtures import FakeClock
 
 SCHEMA_FILE = (
     Path(__file__).resolve().parent.parent

@@ -31,7 +31,7 @@ def validator(name: str) -> jsonschema.protocols.Validator:
 @cache
 def our_validator(name: str) -> jsonschema.protocols.Validator:
     """The validator (with format checking) of our schema ``name``, as the package ships it
-    (``stawvs_ap.schemas.load(name)``, written by ``python -m stawvs_ap.tools.schemagen``)."""
+    (``stawvs_ap.schemas.load(name)``, written by ``python devtools/schemagen.py``)."""
     dialect = jsonschema.Draft202012Validator
     return dialect(schemas.load(name), format_checker=dialect.FORMAT_CHECKER)
 

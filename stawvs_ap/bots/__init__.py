@@ -1,11 +1,20 @@
 """Computer players for Stawvs, and an arena to measure them.
 
 >>> from stawvs_ap import StawvsGame
->>> from stawvs_ap.bots import GreedyBot
+>>> from stawvs_ap.bots import BOTS, GreedyBot, MCTSBot
+>>> sorted(BOTS)  # the names of bot specs: "mcts:seconds=0.25"
+['greedy', 'mcts', 'random', 'uct']
 >>> game = StawvsGame.new(2, seed=1)
+>>> before = game.serialize()
 >>> move = GreedyBot(seed=1).choose(game)
->>> game.is_legal(move)
+>>> game.is_legal(move), game.serialize() == before  # a legal move; the game untouched
+(True, True)
+>>> move = MCTSBot(seed=1).choose(game, iterations=200)  # an iteration budget: reproducible
+>>> move == MCTSBot(seed=1).choose(game, iterations=200)
 True
+>>> candidates = MCTSBot(seed=1).analyse(game, iterations=200, top=3)
+>>> len(candidates), candidates[0].move == move, 0 <= candidates[0].value <= 1
+(3, True, True)
 
 Every bot takes ``seed=`` and answers ``choose(game, seconds=..., iterations=...)``
 with a legal :class:`~stawvs_ap.core.moves.Move`, leaving ``game`` unchanged;

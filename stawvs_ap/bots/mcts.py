@@ -129,7 +129,7 @@ class MCTSBot(Bot):
     ``reuse`` whether to keep the subtree between moves. The defaults were
     chosen in the arena against :class:`~stawvs_ap.bots.simple.GreedyBot`;
     ``exploration`` and ``widening`` were screened again for the current move
-    ordering with ``benchmarks/decisions.py`` (README, "Strength"): a
+    ordering with ``benchmarks/decisions.py`` (docs/strength.md): a
     narrower, greedier search agrees with a 16,000-iteration search about as
     often at 0.25 s as the old settings (0.5 and 4) did at 1 s.
     """

@@ -39,6 +39,22 @@ class Move(NamedTuple):
     hashable, and equal to nothing but moves (a named tuple, because hosts
     make one for every move they send, and these are the cheapest to make).
     ``str(move)`` is the normalised move string.
+
+    >>> move = Move.parse("C3 - F6, F2")  # case and spaces are ignored
+    >>> move
+    Move.parse('c3-f6,f2')
+    >>> str(move), move.source, move.dest, move.target
+    ('c3-f6,f2', Square.parse('c3'), Square.parse('f6'), Square.parse('f2'))
+    >>> move == Move.parse("c3-f6,f2"), move == "c3-f6,f2", move.is_slide
+    (True, False, True)
+    >>> [str(m) for m in move.prefixes]  # the partial moves clicked on the way
+    ['c3-f6,f2', 'c3-f6', 'c3']
+    >>> Move.parse("PASS").is_pass, str(Move.place(Square.parse("d5")))
+    (True, 'd5')
+    >>> Move.parse("c3-c9")
+    Traceback (most recent call last):
+    ...
+    stawvs_ap.core.moves.MoveSyntaxError: ...
     """
 
     source: Square | None = None

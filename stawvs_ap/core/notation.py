@@ -21,6 +21,22 @@ Reading ignores case and extra whitespace between fields; writing is
 canonical, so formatting what was parsed gives the canonical text back.
 Errors are ``ValueError`` naming the first problem; whether a position obeys
 the rules is checked where positions are loaded.
+
+>>> ranks = ["PI1@1BL2GR3OR1PI2BL3GR1."] + ["PI1BL2GR3OR1PI2BL3GR1OR2"] * 7
+>>> text = "/".join(ranks) + " 2 collect OR3BL1,- 1"
+>>> fields = parse_position(text.lower())
+>>> fields.currplayer, fields.mode, fields.captured, fields.eliminated
+(2, 'collect', [[11, 3], []], [1])
+>>> fields.caps[0], fields.board[7] == EMPTY  # player 1's cap on a8; h8 is empty
+(1, True)
+>>> format_position(fields) == text
+True
+>>> format_board(fields.board).split("/")[0]  # a board without its caps
+'PI1BL2GR3OR1PI2BL3GR1.'
+>>> parse_position(text.replace(" 2 ", " two "))
+Traceback (most recent call last):
+...
+ValueError: the player to move is a number such as 1, not 'two'
 """
 
 from __future__ import annotations

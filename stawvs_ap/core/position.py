@@ -70,6 +70,14 @@ class Position(NamedTuple):
     positions. Make positions with :meth:`initial`, :meth:`from_notation` or
     :meth:`build`, which derive the masks; the plain constructor takes them as
     given, for :meth:`play`, which already knows them.
+
+    >>> from stawvs_ap import Move, Position, Square
+    >>> start = Position.initial(2, seed=1)
+    >>> after, events = start.play(Move.parse("b7"))  # a new position, and what happened
+    >>> start.cap_at(Square.parse("b7")), after.cap_at(Square.parse("b7")), after.currplayer
+    (None, 1, 2)
+    >>> Position.from_notation(after.notation()) == after
+    True
     """
 
     rules: Rules

@@ -47,7 +47,16 @@ _COLOUR_CODES: Final = ("PI", "BL", "GR", "OR", "GH")
 
 
 class Pyramid(IntEnum):
-    """One pyramid kind. ``Pyramid.BLUE_LARGE.code == "BL3"``."""
+    """One pyramid kind. ``Pyramid.BLUE_LARGE.code == "BL3"``.
+
+    >>> blue = Pyramid.parse("bl3")
+    >>> blue is Pyramid.BLUE_LARGE, blue.code, blue.colour.name, blue.size
+    (True, 'BL3', 'BLUE', <Size.LARGE: 3>)
+    >>> Pyramid.of(Colour.PINK, 1).code, blue.ghost.code, blue.ghost.is_ghost
+    ('PI1', 'GH3', True)
+    >>> len(COLOURED) * PER_KIND == TOTAL == 60  # 12 kinds, 5 of each
+    True
+    """
 
     PINK_SMALL = 0
     PINK_MEDIUM = 1

@@ -5,6 +5,17 @@ share a colour, 5 otherwise; every pyramid outside a tree scores 1. The grouping
 below (docs/CONTRACT.md §6) is also the one the render shows, and it always reaches the
 best possible score: it makes ``min(larges, mediums, smalls)`` trees, and as
 many monochrome ones as any grouping can.
+
+>>> from stawvs_ap import Pyramid
+>>> def pyramids(codes):
+...     return [Pyramid.parse(code) for code in codes.split()]
+>>> score(pyramids("PI1 PI2 PI3")), score(pyramids("PI1 BL2 GR3")), score(pyramids("OR1"))
+(7, 5, 1)
+>>> collection = pyramids("PI1 BL1 PI2 GR2 PI3 OR3 OR1")
+>>> [[Pyramid(p).code for p in group] for group in group_collection(collection)]
+[['PI3', 'PI2', 'PI1'], ['OR3', 'GR2', 'BL1'], ['OR1']]
+>>> score(collection)  # a monochrome tree, a mixed one, a loose pyramid
+13
 """
 
 from __future__ import annotations

@@ -43,6 +43,14 @@ class Square(int):
     An ``int``, so squares index tables and shift bitmasks directly; it also
     knows its name, row and column. ``Square.parse("c3")`` reads a name;
     ``str(square)`` writes it. The 64 squares are made once (:data:`SQUARES`).
+
+    >>> c3 = Square.parse("C3")
+    >>> c3, str(c3), int(c3)
+    (Square.parse('c3'), 'c3', 42)
+    >>> c3.row, c3.col  # render coordinates: row 0 is rank 8, column 0 is file a
+    (5, 2)
+    >>> Square.at(0, 0).name, Square.at(7, 7).name, SQUARES[63] is Square.parse("h1")
+    ('a8', 'h1', True)
     """
 
     __slots__ = ()

@@ -1,4 +1,14 @@
-"""Variant ids, which of them go together, the rules they make, and where the gaps go."""
+"""Variant ids, which of them go together, the rules they make, and where the gaps go.
+
+>>> rules_for(3, check_variants(["pieces-2", "hey"]))
+Rules(numplayers=3, caps_per_player=2, hey=True, finalfree=False)
+>>> [square.name for square in expected_gaps(["hole"])], expected_gaps(["random"])
+(['d5', 'e5', 'd4', 'e4'], None)
+>>> check_variants(["hole", "random"])
+Traceback (most recent call last):
+...
+ValueError: variants 'hole' and 'random' cannot be combined
+"""
 
 from __future__ import annotations
 

@@ -47,6 +47,22 @@ class StawvsGame:
     :meth:`from_state`) re-creates one from a state written by this engine or
     by Abstract Play's and refuses a broken one with
     :class:`~stawvs_ap.errors.InvalidStateError`.
+
+    >>> game = StawvsGame.new(2, variants=["hole"], seed=7)
+    >>> game.moves()[:4], len(game.moves())
+    (['a8', 'b8', 'c8', 'd8'], 60)
+    >>> verdict = game.validate_move("d5")  # a centre square: no pyramid with hole
+    >>> verdict.valid, verdict.code
+    (False, <ErrorCode.BAD_PLACEMENT: 'BAD_PLACEMENT'>)
+    >>> game.validate_move("b2").complete
+    1
+    >>> game.move("b2").move("c2").currplayer  # move() returns the game
+    1
+    >>> state = game.serialize()  # Abstract Play's state format, as text
+    >>> StawvsGame(state).serialize() == state
+    True
+    >>> game.undo().lastmove, len(game.stack)  # the stack: the start and one move
+    ('b2', 2)
     """
 
     gameinfo: ClassVar[GameInfo] = GAMEINFO

@@ -9,6 +9,8 @@ or a checkout)::
     ('state', 'record', 'render', 'result', 'gameinfo', 'protocol')
     >>> schemas.load("record")["title"]
     'Stawvs game record'
+    >>> schemas.file_name("record"), schemas.load("state")["$id"]
+    ('gamerecord.schema.json', 'urn:stawvs-ap:schema:state')
 
 ======== ==========================  =============================================
 name     file                        describes
@@ -37,7 +39,7 @@ choice, for example with ``jsonschema`` and ``referencing``::
     )
     jsonschema.Draft202012Validator(schemas.load("protocol"), registry=registry).validate(line)
 
-The files are written by ``python -m stawvs_ap.tools.schemagen`` (all but
+The files are written by a checkout's ``python devtools/schemagen.py`` (all but
 ``protocol.schema.json``, which is written by hand).
 """
 

@@ -48,7 +48,7 @@ INVALID_PARAMS: Final = -32602
 INTERNAL_ERROR: Final = -32603
 
 _DISCARD_CHUNK: Final = 64 * 1024
-_LOG = logging.getLogger("stawvs_ap.service")
+_LOG = logging.getLogger(__name__)
 
 #: ``call(method, params)``: the result of a request, or an :class:`RpcError`.
 Dispatch = Callable[[str, "dict[str, Any] | list[Any]"], Any]

@@ -1,15 +1,16 @@
-"""Write the JSON Schemas (draft 2020-12) of what this package reads and writes.
+"""Write the JSON Schemas (draft 2020-12) of what the package reads and writes.
 
-``python -m stawvs_ap.tools.schemagen``, run from the top of a checkout,
-regenerates the schema files in ``stawvs_ap/schemas/`` (the package data that
-:mod:`stawvs_ap.schemas` reads); ``--out DIR`` names another folder, and is
-needed anywhere but in a checkout. ``--check`` only reports stale files and
-exits with status 1. It never writes into an installed package (see
-:mod:`stawvs_ap.tools.checkout`): such a refusal prints one line and exits
-with status 2. ``protocol.schema.json`` beside them is written by hand and
-left alone. The state and metadata schemas start from the pydantic
-models (:class:`~stawvs_ap.state_format.StateModel`,
-:class:`~stawvs_ap.metadata.GameInfo`) and are then tightened to Stawvs:
+A developer tool of the checkout (it is not in the wheel)::
+
+    python devtools/schemagen.py            # rewrite stawvs_ap/schemas/*.schema.json
+    python devtools/schemagen.py --check    # exit 1 naming every stale file
+
+It regenerates the schema files of the checkout it belongs to (the package data
+that :mod:`stawvs_ap.schemas` reads) from that checkout's package, whatever the
+current directory; ``--out DIR`` names another folder. ``protocol.schema.json``
+beside them is written by hand and left alone. The state and metadata schemas
+start from the pydantic models (:class:`stawvs_ap.state.format.StateModel`,
+:class:`stawvs_ap.host.metadata.GameInfo`) and are then tightened to Stawvs:
 squares ``a1``–``h8``, pyramid codes, sizes 1–3, players 1–4, this engine
 version. The render, result and record schemas are written out here, since no
 model stands behind them.
@@ -25,20 +26,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from ..core.variants import VARIANTS
-from ..host.metadata import DEFAULT_SETUP_NAME, GAMEINFO, GameInfo
-from ..schemas import FILES
-from ..state.entry import ENDINGS, ENGINE_VERSION
-from ..state.format import StateModel
-from .checkout import ToolPathError, default_in_checkout, refuse_installed
+#: The checkout this tool belongs to: its package is the one imported below.
+CHECKOUT: Final = Path(__file__).resolve().parent.parent
+if str(CHECKOUT) not in sys.path:
+    sys.path.insert(0, str(CHECKOUT))  # run as a script: python devtools/schemagen.py
 
-__all__ = ["SCHEMA_RELATIVE", "build_schemas", "main", "schema_text"]
+from stawvs_ap.core.variants import VARIANTS  # noqa: E402
+from stawvs_ap.host.metadata import DEFAULT_SETUP_NAME, GAMEINFO, GameInfo  # noqa: E402
+from stawvs_ap.schemas import FILES  # noqa: E402
+from stawvs_ap.state.entry import ENDINGS, ENGINE_VERSION  # noqa: E402
+from stawvs_ap.state.format import StateModel  # noqa: E402
+
+__all__ = ["SCHEMA_DIR", "build_schemas", "main", "schema_text"]
 
 Schema = dict[str, Any]
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
-#: Where a checkout keeps the schema files, from its top.
-SCHEMA_RELATIVE: Final = "stawvs_ap/schemas"
+#: The checkout's schema files: the default of ``--out``.
+SCHEMA_DIR: Final = CHECKOUT / "stawvs_ap" / "schemas"
 
 SQUARE: Final[Schema] = {"type": "string", "pattern": "^[a-h][1-8]$"}
 PLAYER: Final[Schema] = {"type": "integer", "minimum": 1, "maximum": 4}
@@ -437,10 +442,9 @@ def schema_text(schema: Schema) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write (or with ``--check`` compare) the schema files; 1 when any is stale with
-    ``--check``, 2 (one line on standard error) when there is no folder to use or
-    it is refused."""
+    ``--check``."""
     parser = argparse.ArgumentParser(
-        prog="python -m stawvs_ap.tools.schemagen",
+        prog="python devtools/schemagen.py",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -448,17 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out",
         type=Path,
         default=None,
-        help=f"directory (default: {SCHEMA_RELATIVE} in a checkout)",
+        help="directory (default: the checkout's stawvs_ap/schemas)",
     )
     parser.add_argument("--check", action="store_true", help="only report files that are stale")
     args = parser.parse_args(argv)
-    try:
-        out: Path = default_in_checkout(SCHEMA_RELATIVE, "--out") if args.out is None else args.out
-        if not args.check:
-            refuse_installed(out)
-    except ToolPathError as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
-        return 2
+    out: Path = SCHEMA_DIR if args.out is None else args.out
     stale = []
     for name, schema in build_schemas().items():
         path = out / name

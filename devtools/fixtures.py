@@ -1,15 +1,15 @@
 """Golden fixture games: regenerate them from seeds, or check the engine against them.
 
-Run from the top of a checkout of the project::
+A developer tool of the checkout (it is not in the wheel)::
 
-    python -m stawvs_ap.tools.fixtures regenerate   # rewrite fixtures/golden/*.json
-    python -m stawvs_ap.tools.fixtures check        # exit 1 with a per-ply diff on any change
+    python devtools/fixtures.py check        # exit 1 with a per-ply diff on any change
+    python devtools/fixtures.py regenerate   # rewrite fixtures/golden/*.json
 
-Anywhere else, name the folder: ``--dir DIR`` (and ``--reference FILE`` for
-the reference games). The tool never looks for the fixtures beside the
-installed package, and refuses to regenerate into an installed package
-(see :mod:`stawvs_ap.tools.checkout`); such refusals print one line and exit
-with status 2.
+It uses the package and the fixtures of the checkout it belongs to, whatever the
+current directory: ``fixtures/golden`` and the reference games
+``fixtures/reference/games.jsonl.gz``. ``--dir DIR`` (and ``--reference FILE`` or
+``--no-reference``) name others; a missing folder or file prints one line and
+exits with status 2.
 
 Each golden game is played with uniformly random legal moves (``random.Random(seed)``
 choosing among the sorted legal moves) on the board of the same seed, with a fake
@@ -20,9 +20,9 @@ the move, the move, the scores after it and the :func:`state_digest` after it.
 
 ``check`` replays every golden game ply by ply and compares all of these, then
 compares the regenerated record and replays the record itself; it also replays
-the Abstract Play reference games (``fixtures/reference/games.jsonl.gz``) from
-their ``initial`` state and compares legal moves, scores, final state and record.
-A changed rule therefore shows up as a reviewed diff of these files, never silently.
+the Abstract Play reference games from their ``initial`` state and compares legal
+moves, scores, final state and record. A changed rule therefore shows up as a
+reviewed diff of these files, never silently.
 """
 
 from __future__ import annotations
@@ -39,17 +39,22 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
-from ..core.notation import format_board
-from ..errors import StawvsError
-from ..host.game import StawvsGame
-from ..records.replay import apply_move_or_ending, from_record
-from ..state.entry import Entry
-from ..state.writer import entry_dict
-from .checkout import ToolPathError, default_in_checkout, is_checkout, refuse_installed
+#: The checkout this tool belongs to: its package is the one imported below.
+CHECKOUT: Final = Path(__file__).resolve().parent.parent
+if str(CHECKOUT) not in sys.path:
+    sys.path.insert(0, str(CHECKOUT))  # run as a script: python devtools/fixtures.py
+
+from stawvs_ap.core.notation import format_board  # noqa: E402
+from stawvs_ap.errors import StawvsError  # noqa: E402
+from stawvs_ap.host.game import StawvsGame  # noqa: E402
+from stawvs_ap.records.replay import apply_move_or_ending, from_record  # noqa: E402
+from stawvs_ap.state.entry import Entry  # noqa: E402
+from stawvs_ap.state.writer import entry_dict  # noqa: E402
 
 __all__ = [
-    "GOLDEN_RELATIVE",
-    "REFERENCE_RELATIVE",
+    "CHECKOUT",
+    "GOLDEN_DIR",
+    "REFERENCE_FILE",
     "FakeClock",
     "GoldenSpec",
     "canonical_json",
@@ -64,9 +69,9 @@ __all__ = [
     "state_digest",
 ]
 
-#: Where a checkout keeps the golden games and the reference games, from its top.
-GOLDEN_RELATIVE: Final = "fixtures/golden"
-REFERENCE_RELATIVE: Final = "fixtures/reference/games.jsonl.gz"
+#: The checkout's golden games and reference games: the defaults of ``--dir`` and ``--reference``.
+GOLDEN_DIR: Final = CHECKOUT / "fixtures" / "golden"
+REFERENCE_FILE: Final = CHECKOUT / "fixtures" / "reference" / "games.jsonl.gz"
 FORMAT: Final = 1
 #: The variant sets of the reference games; every one is played with 2, 3 and 4 players.
 VARIANT_SETS: Final[tuple[tuple[str, ...], ...]] = (
@@ -211,10 +216,7 @@ def fixture_text(fixture: dict[str, Any]) -> str:
 
 
 def regenerate(directory: Path) -> list[Path]:
-    """Write every golden game's file into ``directory``; return the paths written.
-
-    ``directory`` is used as given: :func:`main` is what refuses an installed package.
-    """
+    """Write every golden game's file into ``directory``; return the paths written."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for spec in golden_specs():
@@ -349,33 +351,31 @@ def check_all(directory: Path, reference: Path | None = None) -> list[str]:
     return problems
 
 
+class _PathError(Exception):
+    """A folder or file the command line names that is not there; one line for the user."""
+
+
 def _paths(args: argparse.Namespace) -> tuple[Path, Path | None]:
     """The golden folder and the reference file (None: not checked) that ``args`` name,
-    defaults from the checkout in the current directory; :class:`ToolPathError` when
-    there is none to use."""
-    directory: Path = (
-        default_in_checkout(GOLDEN_RELATIVE, "--dir") if args.dir is None else args.dir
-    )
+    defaults from the checkout; :class:`_PathError` when one given is missing."""
+    directory: Path = GOLDEN_DIR if args.dir is None else args.dir
     if args.mode == "regenerate":
-        refuse_installed(directory)
         return directory, None
+    if not directory.is_dir():
+        raise _PathError(f"no golden fixture folder {directory}")
     if args.no_reference:
         return directory, None
-    if args.reference is not None:
-        if not args.reference.is_file():
-            raise ToolPathError(f"no reference games file {args.reference}")
-        return directory, args.reference
-    if is_checkout(Path.cwd()):
-        default = Path.cwd() / REFERENCE_RELATIVE
-        return directory, default if default.is_file() else None
-    return directory, None
+    reference: Path = REFERENCE_FILE if args.reference is None else args.reference
+    if not reference.is_file():
+        raise _PathError(f"no reference games file {reference}")
+    return directory, reference
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``regenerate`` or ``check`` the golden fixtures; 0 on success, 1 on differences,
-    2 (one line on standard error) when there is no folder to use or it is refused."""
+    2 (one line on standard error) when a folder or file to read is missing."""
     parser = argparse.ArgumentParser(
-        prog="python -m stawvs_ap.tools.fixtures",
+        prog="python devtools/fixtures.py",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -384,15 +384,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--dir",
         type=Path,
         default=None,
-        help=f"golden fixture folder (default: {GOLDEN_RELATIVE} in a checkout)",
+        help="golden fixture folder (default: the checkout's fixtures/golden)",
     )
     parser.add_argument(
         "--reference",
         type=Path,
         default=None,
         metavar="FILE",
-        help=f"reference games to check (default: {REFERENCE_RELATIVE} in a "
-        "checkout; none elsewhere)",
+        help="reference games to check (default: the checkout's fixtures/reference/games.jsonl.gz)",
     )
     parser.add_argument(
         "--no-reference",
@@ -402,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         directory, reference = _paths(args)
-    except ToolPathError as exc:
+    except _PathError as exc:
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
     if args.mode == "regenerate":
@@ -415,7 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problems:
         print(
             f"{len(problems)} difference(s): if the change is intended, run "
-            "'python -m stawvs_ap.tools.fixtures regenerate' and review the diff",
+            "'python devtools/fixtures.py regenerate' and review the diff",
             file=sys.stderr,
         )
         return 1
