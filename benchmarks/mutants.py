@@ -250,6 +250,9 @@ def run_tests(
         os.killpg(run.pid, signal.SIGKILL)
         run.communicate()
         return f"{NO_TEST}it ran for over {timeout:.0f} s (a loop without end?)"
+    except BaseException:  # interrupted: the test workers go too
+        os.killpg(run.pid, signal.SIGKILL)
+        raise
     finally:
         if path:
             path.write_text(original, encoding="utf-8")
@@ -317,6 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{mutant.name:40} {mutant.area}: {mutant.what}")
         return 0
     pytest_args = shlex.split(args.pytest_args)
+    # A terminated script cleans up like an interrupted one: workers and scratch copy.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))
     with tempfile.TemporaryDirectory(prefix="stawvs-mutants-") as scratch:
         copy = Path(scratch)
         copy_checkout(copy)

@@ -10,7 +10,7 @@ no game of Stawvs can reach, for games started from a position notation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from ..errors import ErrorCode, InvalidStateError
 from .position import EMPTY, Position
@@ -26,6 +26,11 @@ __all__ = [
     "misplaced_gaps",
     "start_fault",
 ]
+
+
+_KINDS: Final = tuple(range(len(PYRAMIDS)))
+#: How many pyramids of each kind a new game has: five of each coloured kind, no ghost.
+_NEW_GAME: Final = tuple(0 if kind.is_ghost else PER_KIND for kind in PYRAMIDS)
 
 
 class StartFault(NamedTuple):
@@ -49,16 +54,12 @@ def miscounted_kinds(board: Sequence[int]) -> list[tuple[Pyramid, int, int]]:
     """``(kind, count, wanted)`` for each kind whose number on ``board`` is not a
     new game's: :data:`~stawvs_ap.core.pyramids.PER_KIND` of each coloured kind
     and no ghost; in pyramid order (the coloured kinds first)."""
-    counts = [0] * len(PYRAMIDS)
-    for pyramid in board:
-        if pyramid != EMPTY:
-            counts[pyramid] += 1
-    out = []
-    for kind in PYRAMIDS:
-        wanted = 0 if kind.is_ghost else PER_KIND
-        if counts[kind] != wanted:
-            out.append((kind, counts[kind], wanted))
-    return out
+    counts = [board.count(kind) for kind in _KINDS]  # counted in C
+    return [
+        (PYRAMIDS[kind], count, wanted)
+        for kind, count, wanted in zip(_KINDS, counts, _NEW_GAME, strict=True)
+        if count != wanted
+    ]
 
 
 def misplaced_gaps(board: Sequence[int], variants: Sequence[str]) -> tuple[Square, ...] | None:

@@ -283,20 +283,22 @@ class Position(NamedTuple):
         """Why ``move`` (complete or partial) cannot be played by the player to move,
         as the first rule it breaks in the order of docs/CONTRACT.md §3; None when
         it is valid so far. Knows nothing of a game ended by a host (resignation…)."""
-        source, dest, target, is_pass = move.source, move.dest, move.target, move.is_pass
+        source, dest, target, is_pass = move
         if is_pass:
             return None if self.must_pass() else ErrorCode.NOPASS
         if source is None:  # the empty move: nothing chosen yet
             return None
-        free = self.free
-        if self.mode == "place":
+        # The parts unpacked at once, and the free squares not by the property
+        # (a call from C): judging is a measurable part of every move a host makes.
+        rules, _, caps, player, eliminated, _, mode, occupied, capped = self
+        free = occupied & ~capped
+        if mode == "place":
             if dest is not None or not free >> source & 1:
                 return ErrorCode.BAD_PLACEMENT
             return None
-        player = self.currplayer
-        if target is not None and player in self.eliminated:
+        if target is not None and player in eliminated:
             return ErrorCode.MUST_PASS
-        if self.caps[source] != player:
+        if caps[source] != player:
             return ErrorCode.BAD_START
         if dest is None:
             return None
@@ -307,7 +309,7 @@ class Position(NamedTuple):
             return ErrorCode.BAD_MOVE
         if target is None:
             return None
-        if self.rules.hey:
+        if rules.hey:
             return None if target == source else ErrorCode.BAD_CLAIM_HEY
         path = PATHS[dest][target]
         if not path or path & ~(free | 1 << source):
@@ -412,56 +414,53 @@ class Position(NamedTuple):
         The caller guarantees legality (check with :meth:`is_legal`), as
         python-chess's ``push`` does; the position itself never changes.
         """
-        player = self.currplayer
-        rules = self.rules
+        rules, board, caps, player, eliminated, captured, mode, occupied, capped = self
         following = player % rules.numplayers + 1
-        if move.is_pass:
+        source, dest, target, is_pass = move
+        if is_pass:
             return self._pass(player, following)
-        source = move.source
         assert source is not None
-        caps = bytearray(self.caps)
-        if move.target is None:  # a placement
-            caps[source] = player
-            capped = self.capped | 1 << source
-            mode: Mode = "collect" if capped.bit_count() == rules.total_caps else "place"
+        new_caps = bytearray(caps)
+        if target is None:  # a placement
+            new_caps[source] = player
+            capped |= 1 << source
+            mode = "collect" if capped.bit_count() == rules.total_caps else "place"
             after = _tuple_new(
                 Position,
                 (
                     rules,
-                    self.board,
-                    bytes(caps),
+                    board,
+                    bytes(new_caps),
                     following,
-                    self.eliminated,
-                    self.captured,
+                    eliminated,
+                    captured,
                     mode,
-                    self.occupied,
+                    occupied,
                     capped,
                 ),
             )
-            return after, (Placed(player, source, PYRAMIDS[self.board[source]]),)
-        dest, target = move.dest, move.target
+            return after, (Placed(player, source, PYRAMIDS[board[source]]),)
         assert dest is not None
-        board = self.board
         claimed = board[target]
-        caps[dest] = player
-        caps[source] = 0
-        collections = list(self.captured)
+        new_caps[dest] = player
+        new_caps[source] = 0
+        collections = list(captured)
         collections[player - 1] += (claimed,)
         after = _tuple_new(
             Position,
             (
                 rules,
                 board[:target] + _EMPTY_BYTE + board[target + 1 :],
-                bytes(caps),
+                bytes(new_caps),
                 following,
-                self.eliminated,
+                eliminated,
                 tuple(collections),
-                self.mode,
-                self.occupied & ~(1 << target),
-                self.capped ^ (1 << source | 1 << dest),
+                mode,
+                occupied & ~(1 << target),
+                capped ^ (1 << source | 1 << dest),
             ),
         )
-        return after, (Moved(player, source, dest, target, PYRAMIDS[claimed]),)
+        return after, (_tuple_new(Moved, (player, source, dest, target, PYRAMIDS[claimed])),)
 
     def _pass(self, player: int, following: int) -> tuple[Position, tuple[Event, ...]]:
         if player in self.eliminated:

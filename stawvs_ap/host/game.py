@@ -20,7 +20,7 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
 from ..core.variants import check_variants, rules_for
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
-from ..state.entry import ENGINE_VERSION, Entry
+from ..state.entry import ENGINE_VERSION, Entry, ends_game
 from ..state.reader import load_state
 from ..state.timestamps import utc_now
 from ..state.writer import state_dict, to_json
@@ -283,7 +283,8 @@ class StawvsGame:
         """
         shown = self._stack[self._index]
         position = shown.position
-        verdict = judge(position, m, game_over=shown.ended)
+        # ends_game rather than the property shown.ended, which costs a call from C.
+        verdict = judge(position, m, game_over=ends_game(shown.events))
         move = verdict.move
         if move is None:
             assert verdict.code is not None

@@ -95,7 +95,9 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
     code = position.problem(move)
     if code is not None:
         return _refused(code, _why(code, position, move))
-    return Verdict(move, COMPLETE if position.is_complete(move) else INCOMPLETE)
+    complete = COMPLETE if position.is_complete(move) else INCOMPLETE
+    # Not Verdict(...): a named tuple's generated __new__ costs as much again, on every move.
+    return tuple.__new__(Verdict, (move, complete, None, ""))
 
 
 def _refused(code: ErrorCode, message: str) -> Verdict:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final
+from itertools import repeat
+from operator import itemgetter
+from typing import Any, Final, cast
 
 from pydantic import ValidationError
 
@@ -40,6 +42,7 @@ __all__ = ["GameState", "following_entry", "load_checked", "start_entry"]
 _PYRAMID_OF_JSON: Final[dict[tuple[str, int], int]] = {
     (p.colour.code, int(p.size)): int(p) for p in PYRAMIDS
 }
+_FIRST: Final = itemgetter(0)
 _COLOURED_OF_JSON: Final = {key: p for key, p in _PYRAMID_OF_JSON.items() if p < 12}
 
 
@@ -138,20 +141,24 @@ def _board_of(
     """The pyramid and cap owner of each square from a board's cells; refused,
     naming the cell, when a square is unknown or listed twice, a pyramid
     unknown or a cap's owner not a player."""
-    board = [EMPTY] * 64
-    caps = [0] * 64
     # Looked up in bulk (in C); a cell that does not fit is then found and named.
-    squares = [SQUARE_OF_NAME.get(name, -1) for name, _ in cells]
-    kinds = [_PYRAMID_OF_JSON.get(cell[0], -1) for _, cell in cells]
-    if -1 in squares or -1 in kinds or len(set(squares)) != len(squares):
+    names, pieces = zip(*cells, strict=True) if cells else ((), ())
+    found = list(map(SQUARE_OF_NAME.get, names))
+    kinds = list(map(_PYRAMID_OF_JSON.get, map(_FIRST, pieces)))
+    if None in found or None in kinds or len(set(found)) != len(found):
         _refuse_cells(where, cells)
-    for sq, kind, (name, cell) in zip(squares, kinds, cells, strict=True):
-        board[sq] = kind
-        if len(cell) == 2:
-            owner: int = cell[1]
-            if not 1 <= owner <= numplayers:
-                _check_player(where, owner, numplayers, f"the cap on {name}")
-            caps[sq] = owner
+    squares = cast(list[int], found)
+    placed: dict[int, int] = dict(zip(squares, cast(list[int], kinds), strict=True))
+    board = list(map(placed.get, range(64), repeat(EMPTY)))
+    caps = [0] * 64
+    sizes = list(map(len, pieces))
+    if 2 in sizes:  # a new game's board has no caps; later boards a few
+        for at, size in enumerate(sizes):
+            if size == 2:
+                owner: int = pieces[at][1]
+                if not 1 <= owner <= numplayers:
+                    _check_player(where, owner, numplayers, f"the cap on {names[at]}")
+                caps[squares[at]] = owner
     return board, caps
 
 

@@ -15,6 +15,11 @@ ENGINE_VERSION: Final = "20251113"
 GAME_UID: Final = "stawvs"
 
 
+def ends_game(events: tuple[Event, ...]) -> bool:
+    """Whether an entry with these ``events`` ends the game (see :attr:`Entry.ended`)."""
+    return bool(events) and type(events[-1]) is GameEnded
+
+
 class Entry(NamedTuple):
     """One entry of a game's stack (docs/CONTRACT.md §4).
 
@@ -52,8 +57,7 @@ class Entry(NamedTuple):
     @property
     def ended(self) -> bool:
         """Whether this entry ends the game."""
-        events = self.events
-        return bool(events) and type(events[-1]) is GameEnded
+        return ends_game(self.events)
 
     @property
     def winners(self) -> list[int]:
