@@ -2,12 +2,19 @@
 
     python benchmarks/strength.py figures --games 200 --jobs 2 --only mcts-uct greedy-random
     python benchmarks/strength.py balance --games 200 --jobs 2
+    python benchmarks/strength.py balance --bot mcts --players 2 3 --games 800 \
+        --run /tmp/balance-run --resume --cluster tcp://scheduler:8786
     python benchmarks/strength.py table
 
 ``figures`` plays each match of :data:`FIGURES` (all, or those named with
 ``--only``) and writes its JSON report to ``benchmarks/results/NAME.json``;
-``balance`` plays self-play matches per variant (:data:`BALANCE_BOT`) and
-writes ``benchmarks/results/balance-VARIANT.json``. A report holds the match's
+``balance`` plays self-play matches per variant (:data:`BALANCE_BOTS`) and
+writes ``benchmarks/results/balance-[BOT-]VARIANT[-3p].json`` (or into
+``--out``). With ``--run DIR`` each balance match keeps its games in
+``DIR/NAME/`` as they finish (``stawvs-ap arena --records``), the matches'
+games interleaved so that a run stopped early covers every table alike;
+``--resume`` continues such a run, and ``--played-only`` writes the reports
+from what a run has kept without playing. A report holds the match's
 settings, each bot's statistics and every game; it also names the package
 version and, per bot, every option it played with, its class's defaults
 included, so that a report still says what was measured after the defaults
@@ -33,8 +40,16 @@ sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
 from stawvs_ap import __version__  # noqa: E402
 from stawvs_ap.bots import BOTS  # noqa: E402
-from stawvs_ap.bots.arena import BotSpec, match_report, play_match, wilson  # noqa: E402
-from stawvs_ap.tools.botcli import progress_bar  # noqa: E402
+from stawvs_ap.bots.arena import (  # noqa: E402
+    BotSpec,
+    Match,
+    match_report,
+    play_match,
+    play_matches,
+    wilson,
+)
+from stawvs_ap.bots.journal import Journal  # noqa: E402
+from stawvs_ap.tools.botcli import progress_bar, runner_for  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -60,8 +75,15 @@ FIGURES: dict[str, tuple[list[str], list[str], str]] = {
     ),
 }
 
-#: The self-play bot of the balance report: fast, and far stronger than random.
-BALANCE_BOT = "greedy"
+#: The self-play bots of the balance report, by the name ``--bot`` takes: the
+#: spec, and the prefix of the report names. Greedy is fast and far stronger
+#: than random; MCTS at 2,000 iterations a move (what 0.25 s gives on an idle
+#: core) is expert play, the same on a busy machine or a cluster as on an idle
+#: one, and the same games for the same seeds. Both play the same boards.
+BALANCE_BOTS: dict[str, tuple[str, str]] = {
+    "greedy": ("greedy", ""),
+    "mcts": ("mcts:iterations=2000", "mcts-"),
+}
 BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
 
 
@@ -89,10 +111,16 @@ def _run(
     for entry, spec in zip(report["bots"], specs, strict=True):
         entry["options"] = bot_options(spec)
     report["wall_seconds"] = round(time.monotonic() - started, 1)
+    _save(report, name, RESULTS)
+
+
+def _save(report: dict[str, Any], name: str, out: Path, commit: str | None = None) -> None:
+    """Write ``report`` as ``out/NAME.json``, with the package version and the
+    commit it was measured at (``commit``, or this checkout's)."""
     report["package"] = __version__
-    report["commit"] = _commit()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
+    report["commit"] = commit or _commit()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(report, indent=1) + "\n")
 
 
 def _git(*args: str) -> str:
@@ -194,24 +222,86 @@ def _balance_row(report: dict[str, Any]) -> str:
     )
 
 
-def _balance_name(variants: list[str], players: int) -> str:
+def _balance_name(variants: list[str], players: int, bot: str = "greedy") -> str:
     suffix = "" if players == 2 else f"-{players}p"
-    return f"balance-{'-'.join(variants) or 'default'}{suffix}"
+    return f"balance-{BALANCE_BOTS[bot][1]}{'-'.join(variants) or 'default'}{suffix}"
 
 
-def _balance_table(players: int) -> str:
+def _balance_table(players: int, bot: str = "greedy") -> str:
     lines = [
-        f"{players} players:",
+        f"{players} players, {BALANCE_BOTS[bot][0]}:",
         "",
         "| variants | games | first player wins (95% interval) | plies | winning score "
         "| winning margin | ties |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for variants in BALANCE_VARIANTS:
-        path = RESULTS / f"{_balance_name(variants, players)}.json"
+        path = RESULTS / f"{_balance_name(variants, players, bot)}.json"
         if path.exists():
             lines.append(_balance_row(json.loads(path.read_text())))
     return "\n".join(lines) + "\n"
+
+
+def _balance(args: argparse.Namespace) -> None:
+    """Play (or, with ``--played-only``, only report) the balance matches of
+    ``args.bot``: every variant set for every player count, interleaved."""
+    spec, _ = BALANCE_BOTS[args.bot]
+    plan = [(variants, players) for players in args.players for variants in BALANCE_VARIANTS]
+    names = [_balance_name(v, p, args.bot) for v, p in plan]
+    # Every bot plays the greedy report's boards, so the tables compare alike.
+    matches = [
+        Match((BotSpec.parse(spec),) * p, tuple(v), _balance_name(v, p), fresh_boards=True)
+        for v, p in plan
+    ]
+    if args.run is None and (args.resume or args.played_only):
+        raise SystemExit("--resume and --played-only need --run DIR")
+    journals = (
+        [
+            Journal(Path(args.run) / name, match, resume=args.resume or args.played_only)
+            for name, match in zip(names, matches, strict=True)
+        ]
+        if args.run
+        else [None] * len(matches)
+    )
+    started = time.monotonic()
+    commits = Path(args.run) / "commits.txt" if args.run else None
+    if commits and not args.played_only:  # a run may go on over several checkouts
+        with commits.open("a") as file:
+            file.write(f"{_commit()}\n")
+    try:
+        if args.played_only:
+            results = [sorted(j.played().values(), key=lambda r: r.index) for j in journals if j]
+        else:
+            sys.stderr.write(f"balance: {spec} self-play, {len(matches)} matches interleaved\n")
+            runner, release = runner_for(args.cluster, None if args.cluster else args.jobs)
+            try:
+                results = play_matches(
+                    matches,
+                    [args.games] * len(matches),
+                    runner=runner,
+                    keepers=journals,
+                    progress=progress_bar(sys.stderr),
+                )
+            finally:
+                release()
+    finally:
+        for journal in journals:
+            if journal:
+                journal.close()
+    out = Path(args.out) if args.out else RESULTS
+    for name, match, found in zip(names, matches, results, strict=True):
+        if not found:
+            continue
+        report = match_report(match.lineup, found, variants=match.variants, seed=match.seed)
+        for entry, bot in zip(report["bots"], match.lineup, strict=True):
+            entry["options"] = bot_options(bot)
+        report["bot"] = spec
+        report["game_seconds"] = round(sum(sum(r.thinking) for r in found) / len(found), 2)
+        if not args.played_only:
+            report["wall_seconds"] = round(time.monotonic() - started, 1)
+        # The code that played the games, which is not always the code reporting them.
+        played_by = commits.read_text().split() if commits and commits.exists() else []
+        _save(report, name, out, ", ".join(dict.fromkeys(played_by)) or None)
 
 
 def main() -> None:
@@ -220,31 +310,33 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="+", choices=sorted(FIGURES), help="figures to measure")
-    parser.add_argument("--players", type=int, default=2, help="players of the balance games")
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=[2], help="player counts of the balance games"
+    )
+    parser.add_argument(
+        "--bot", choices=sorted(BALANCE_BOTS), default="greedy", help="the balance's self-play bot"
+    )
+    parser.add_argument("--cluster", metavar="ADDRESS", help="play on this Dask scheduler")
+    parser.add_argument("--run", metavar="DIR", help="keep the balance games in DIR as they finish")
+    parser.add_argument("--resume", action="store_true", help="continue the run kept in --run")
+    parser.add_argument(
+        "--played-only", action="store_true", help="write the reports of --run, play nothing"
+    )
+    parser.add_argument("--out", metavar="DIR", help="write the balance reports here instead")
     args = parser.parse_args()
     if args.what == "figures":
         for name in args.only or list(FIGURES):
             lineup, variants, _ = FIGURES[name]
             _run(name, lineup, variants, args.games, args.jobs)
     elif args.what == "balance":
-        for variants in BALANCE_VARIANTS:
-            name = _balance_name(variants, args.players)
-            _run(
-                name,
-                [BALANCE_BOT] * args.players,
-                variants,
-                args.games,
-                args.jobs,
-                fresh_boards=True,
-            )
+        _balance(args)
     else:
+        tables = [_balance_table(p, bot) for bot in BALANCE_BOTS for p in (2, 3)]
         sys.stdout.write(
             "docs/strength.md:\n\n"
             + _figures_table()
             + "\ndocs/balance.md:\n\n"
-            + _balance_table(2)
-            + "\n"
-            + _balance_table(3)
+            + "\n".join(tables)
         )
 
 

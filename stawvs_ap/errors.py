@@ -64,6 +64,8 @@ class ErrorCode(StrEnum):
     BAD_INDEX = "BAD_INDEX"
     NO_UNDO = "NO_UNDO"
     NOT_FINISHED = "NOT_FINISHED"
+    # The arena's runs.
+    ARENA_FAILED = "ARENA_FAILED"
     # The JSON-RPC service's protocol errors, as its client reports them.
     PARSE_ERROR = "PARSE_ERROR"
     INVALID_REQUEST = "INVALID_REQUEST"

@@ -24,10 +24,14 @@ def command(*args: str | Path) -> list[str]:
     return [sys.executable, "-m", "stawvs_ap", *map(str, args)]
 
 
-def _child_setup(umask: int | None, limits: Mapping[int, int]) -> Callable[[], None]:
+def _child_setup(
+    umask: int | None, limits: Mapping[int, int], group: bool = False
+) -> Callable[[], None]:
     def setup() -> None:
         import resource
 
+        if group:  # a process group of its own, as a terminal gives a command
+            os.setpgrp()
         # A runner started in the background or under nohup hands down ignored
         # stop signals, which the command rightly keeps ignoring.
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -47,7 +51,11 @@ def start(
     env: Mapping[str, str] | None = None,
     umask: int | None = None,
     limits: Mapping[int, int] | None = None,
+    group: bool = False,
 ) -> subprocess.Popen[str]:
+    """Start the command; with ``group`` in a process group of its own (its id is
+    the command's pid), so that ``os.killpg`` reaches it and its children as
+    Ctrl-C would."""
     return subprocess.Popen(
         command(*args),
         stdin=stdin,
@@ -55,7 +63,7 @@ def start(
         stderr=subprocess.PIPE,
         text=True,
         env=dict(env or ENV),
-        preexec_fn=_child_setup(umask, limits or {}),
+        preexec_fn=_child_setup(umask, limits or {}, group),
     )
 
 

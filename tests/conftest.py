@@ -43,6 +43,11 @@ settings.register_profile("ci", derandomize=True, print_blob=True, **_COMMON)
 settings.register_profile("nightly", derandomize=False, print_blob=True, **_COMMON)
 settings.register_profile("dev", max_examples=10, **_COMMON)
 
+# The tests read the engine's English words, and the command line follows LANGUAGE
+# (then LC_ALL, LC_MESSAGES, LANG): the machine's language must not choose them.
+# Tests of other languages say so with --lang, locale= or an environment of their own.
+os.environ["LANGUAGE"] = "en"
+
 DEFAULT_PROFILE = "fast"
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", DEFAULT_PROFILE)
 settings.load_profile(PROFILE)

@@ -212,6 +212,9 @@ def test_the_wheel_ships_the_schemas_and_py_typed(installed: Installed) -> None:
         for stem in ("state", "gamerecord", "render", "result", "gameinfo", "protocol")
     }
     assert expected | {"stawvs_ap/py.typed", "stawvs_ap/schemas/__init__.py"} <= names
+    assets = Path(__file__).resolve().parent.parent / "stawvs_ap" / "playground" / "assets"
+    page = {f"stawvs_ap/{p.relative_to(assets.parent.parent)}" for p in assets.rglob("*.*")}
+    assert page <= names  # the playground works offline: its every file is in the wheel
 
 
 def test_version_and_info_work_from_an_empty_directory(installed: Installed) -> None:

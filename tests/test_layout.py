@@ -2,7 +2,10 @@
 module imports itself back through others. Every import counts, those inside
 functions and under ``TYPE_CHECKING`` too.
 
-    tools                stawvs_ap.tools.*, stawvs_ap.remote
+    command line         stawvs_ap.tools.* (but the pictures), stawvs_ap.remote
+    playground           stawvs_ap.playground.*
+    service              stawvs_ap.service.*
+    pictures             stawvs_ap.tools.svg, stawvs_ap.tools.textboard, stawvs_ap.tools.messages
     bots                 stawvs_ap.bots.*
     records and replay   stawvs_ap.records.*
     host contract        stawvs_ap.host.*
@@ -10,6 +13,7 @@ functions and under ``TYPE_CHECKING`` too.
     rules core           stawvs_ap.core.*
     errors, schemas,     stawvs_ap.errors, stawvs_ap.schemas, stawvs_ap.collector
     collector            (leaves every floor may use)
+    words                stawvs_ap.i18n (a leaf every floor but the rules core may use)
 """
 
 from __future__ import annotations
@@ -24,14 +28,21 @@ PACKAGE = Path(__file__).resolve().parent.parent / "stawvs_ap"
 FLOORS = {
     "stawvs_ap.errors": 0,
     "stawvs_ap.collector": 0,
+    "stawvs_ap.i18n": 0,
     "stawvs_ap.core": 1,
     "stawvs_ap.state": 2,
     "stawvs_ap.host": 3,
     "stawvs_ap.records": 4,
     "stawvs_ap.bots": 5,
-    "stawvs_ap.tools": 6,
-    "stawvs_ap.remote": 6,
-    "stawvs_ap.__main__": 7,
+    # The pictures stay in the tools package, a floor of their own below the service.
+    "stawvs_ap.tools.svg": 6,
+    "stawvs_ap.tools.textboard": 6,
+    "stawvs_ap.tools.messages": 6,  # the words of the pictures and of the terminal game
+    "stawvs_ap.service": 7,
+    "stawvs_ap.playground": 8,
+    "stawvs_ap.tools": 9,
+    "stawvs_ap.remote": 9,
+    "stawvs_ap.__main__": 10,
     "stawvs_ap.schemas": 0,
     # The root re-exports the public API from the floors below the tools.
     "stawvs_ap": 5,
@@ -127,7 +138,9 @@ def test_the_rules_core_knows_no_json_files_garbage_collector_or_wording_modules
             for n in ast.walk(tree)
             if isinstance(n, ast.ImportFrom) and not n.level
         }
-        assert not imported & {"json", "pydantic", "pathlib", "io", "os", "gc"}, (name, imported)
+        forbidden = {"json", "pydantic", "pathlib", "io", "os", "gc", "gettext"}
+        assert not imported & forbidden, (name, imported)
+        assert not any(t.startswith("stawvs_ap.i18n") for t in GRAPH[name]), name
 
 
 def test_the_layout_check_sees_a_planted_upward_import(tmp_path: Path) -> None:

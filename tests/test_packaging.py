@@ -49,10 +49,18 @@ def _type_checking_only(node: ast.AST) -> bool:
     )
 
 
-def _imported_top_level_modules(package: Path) -> set[str]:
-    """The top-level modules the package's code imports at run time."""
+#: The modules that need the web extra; nothing else imports them.
+WEB_MODULES = ("service/http.py", "playground/*.py", "tools/webcli.py")
+
+
+def _imported_top_level_modules(package: Path, *, web: bool = False) -> set[str]:
+    """The top-level modules the package's code imports at run time (with
+    ``web``, the code of the web extra's modules only)."""
     found: set[str] = set()
+    web_files = {p for pattern in WEB_MODULES for p in package.glob(pattern)}
     for path in package.rglob("*.py"):
+        if (path in web_files) != web:
+            continue
         todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
         while todo:
             node = todo.pop()
@@ -86,6 +94,19 @@ def test_the_run_time_dependencies_are_exactly_what_the_package_imports() -> Non
     requires = importlib.metadata.requires("stawvs-ap") or []
     declared = {_requirement_name(r) for r in requires if "extra ==" not in r}
     assert declared == imported == {"pydantic", "pydantic-core"}
+
+
+def test_the_web_extra_is_what_the_web_modules_import_beyond_the_rest() -> None:
+    package = Path(str(importlib.resources.files("stawvs_ap")))
+    third_party = {
+        module
+        for module in _imported_top_level_modules(package, web=True)
+        if module not in sys.stdlib_module_names and module != "stawvs_ap"
+    }
+    requires = importlib.metadata.requires("stawvs-ap") or []
+    web = {_requirement_name(r) for r in requires if 'extra == "web"' in r}
+    # anyio comes with Starlette (its own dependency), which the web modules build on.
+    assert third_party == web | {"anyio"} == {"starlette", "uvicorn", "anyio"}
 
 
 def test_the_public_names_import_from_the_package() -> None:

@@ -10,6 +10,7 @@ byte for byte.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import random
@@ -37,7 +38,8 @@ from service_support import (
 
 from stawvs_ap import StawvsError, StawvsGame, __version__, from_record, schemas
 from stawvs_ap.remote import Client, RemoteError
-from stawvs_ap.tools.service import METHODS
+from stawvs_ap.service import METHODS
+from stawvs_ap.service.methods import call
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +188,35 @@ def test_the_client_raises_stawvs_errors_with_the_engine_code(server: Client) ->
     assert (unknown.value.code, unknown.value.rpc_code) == ("METHOD_NOT_FOUND", -32601)
 
 
+def test_the_client_has_a_method_for_each_protocol_method_with_its_parameters() -> None:
+    for name, method in METHODS.items():
+        takes = set(inspect.signature(getattr(Client, name)).parameters) - {"self"}
+        if name == "svg":
+            takes = takes - {"drawing"} | {"move", "hints", "size", "names", "marks"}
+        assert takes == set(method.required) | set(method.optional), name
+
+
+def test_the_clients_page_methods_answer_as_the_service_in_process(server: Client) -> None:
+    state = state_after(14, seed=3)
+    assert server.svg(state, 3, locale="de", marks=False) == call(
+        "svg", {"state": state, "ply": 3, "locale": "de", "marks": False}
+    )
+    assert server.summary(state) == call("summary", {"state": state})
+    assert server.undo(state, 2)["state"] == call("undo", {"state": state, "plies": 2})["state"]
+    hint = server.hint(state, "mcts", 2, iterations=30, seed=1)
+    assert hint == call(
+        "hint", {"state": state, "bot": "mcts", "top": 2, "iterations": 30, "seed": 1}
+    )
+    played = server.bot_move(state, "greedy", seed=1, locale="ru")
+    assert played["move"] == hint["best"] or played["move"] in StawvsGame(state).moves()
+    with pytest.raises(RemoteError) as refused:
+        server.undo(StawvsGame(2, seed=1).serialize(), locale="de")
+    assert (refused.value.code, refused.value.message) == (
+        "NO_UNDO",
+        "Es gibt 0 Züge zum Zurücknehmen, nicht 1.",
+    )
+
+
 def test_the_client_as_a_context_manager_ends_its_server() -> None:
     with start_server() as client:
         assert client.moves(StawvsGame(2, seed=1).serialize())["moves"]
@@ -241,6 +272,11 @@ def example_params() -> dict[str, dict[str, Any]]:
         "abandoned": {"state": mid},
         "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
         "replay": {"record": record},
+        "bot_move": {"state": mid, "bot": "uct", "iterations": 20, "seed": 1},
+        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": "s"},
+        "svg": {"state": mid, "ply": 3, "names": ["A", "B"], "marks": False},
+        "summary": {"state": done, "ply": -1},
+        "undo": {"state": mid, "plies": 2},
     }
 
 
@@ -305,3 +341,4 @@ def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> No
     )
     assert done.returncode == 0, done.stderr
     assert "Winner: player" in done.stdout
+    assert "the greedy bot (bot_move)" in done.stdout

@@ -28,8 +28,8 @@ from service_support import (
 
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.remote import Client
-from stawvs_ap.tools import service as service_module
-from stawvs_ap.tools.service import MAX_BATCH, MAX_LINE_BYTES, Method, answer_line, serve
+from stawvs_ap.service import methods as service_module
+from stawvs_ap.service.methods import MAX_BATCH, MAX_LINE_BYTES, Method, answer_line, serve
 
 NEW = StawvsGame(2, seed=1).serialize()
 
@@ -373,7 +373,7 @@ def test_a_closed_stdout_ends_the_server_cleanly() -> None:
 
 
 def test_the_games_kept_between_requests_are_copies_and_bounded() -> None:
-    from stawvs_ap.tools.service import RecentGames
+    from stawvs_ap.service.methods import RecentGames
 
     recent = RecentGames(size=2)
     first = StawvsGame(2, seed=1).serialize()
@@ -390,7 +390,7 @@ def test_the_games_kept_between_requests_are_copies_and_bounded() -> None:
 
 
 def test_answers_are_the_same_with_the_kept_games_as_from_a_fresh_load() -> None:
-    from stawvs_ap.tools import service
+    from stawvs_ap.service import methods as service
 
     state = StawvsGame(3, seed=4).serialize()
     rng = random.Random(4)

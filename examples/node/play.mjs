@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Plays one complete game of Stawvs through `python -m stawvs_ap serve`, the
-// engine's JSON-RPC 2.0 service, and prints the winner. Plain Node >= 18, no
-// dependencies.
+// engine's JSON-RPC 2.0 service, and prints the winner. Player 1 picks its
+// moves here from the legal ones (a seeded generator); every other seat is the
+// engine's own bot, asked with `bot_move` (a bot spec and a budget). Plain
+// Node >= 18, no dependencies.
 //
-//   node examples/node/play.mjs [players] [seed]
+//   node examples/node/play.mjs [players] [seed] [bot]     # bot: e.g. greedy, mcts
 //
 // STAWVS_PYTHON names the Python to run (default: python3); the stawvs_ap
 // package must be importable by it (installed, or on PYTHONPATH). Exits with
@@ -14,6 +16,7 @@ import { createInterface } from "node:readline";
 
 const players = Number(process.argv[2] ?? 2);
 const seed = Number(process.argv[3] ?? 1);
+const bot = process.argv[4] ?? "greedy";
 const python = process.env.STAWVS_PYTHON || "python3";
 const TIME_LIMIT_MS = 120_000;
 
@@ -76,18 +79,28 @@ function call(method, params = {}) {
 async function play() {
   const pick = random(seed);
   const { version } = await call("version");
-  let { state } = await call("new", { players, seed });
+  let { state, currplayer } = { ...(await call("new", { players, seed })), currplayer: 1 };
   let plies = 0;
+  let botMoves = 0;
   for (;;) {
-    const { moves } = await call("moves", { state });
-    const move = moves[Math.floor(pick() * moves.length)];
-    const after = await call("move", { state, move });
+    let after;
+    if (currplayer === 1) {
+      const { moves } = await call("moves", { state });
+      const move = moves[Math.floor(pick() * moves.length)];
+      after = await call("move", { state, move });
+    } else {
+      // The engine's bot fills the seat: a spec, a budget, and a seed to repeat it.
+      after = await call("bot_move", { state, bot, seconds: 0.2, seed: seed + plies });
+      botMoves += 1;
+    }
     state = after.state;
+    currplayer = after.currplayer;
     plies += 1;
     if (after.gameover) {
       const { scores } = await call("scores", { state });
       const winners = after.winner.map((p) => `player ${p}`).join(" and ");
       console.log(`Stawvs ${version}, ${players} players, seed ${seed}: ${plies} plies`);
+      console.log(`Players 2-${players}: the ${bot} bot (bot_move), ${botMoves} moves`);
       console.log(`Scores: ${scores.join(", ")}`);
       console.log(`Winner: ${winners || "nobody"}`);
       return;

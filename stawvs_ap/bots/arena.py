@@ -11,105 +11,54 @@ however many processes play them.
 
 from __future__ import annotations
 
-import inspect
 import math
-import multiprocessing
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
-from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
-from . import BOTS
-from .base import Bot, now
+from ..state.entry import ENDINGS
+from .base import now
+from .runners import InProcess, LocalProcesses, Runner, Stopped
+from .spec import BotSpec
 
 __all__ = [
+    "NORMAL_ENDING",
     "BotSpec",
     "GameResult",
+    "GameTask",
+    "Keeper",
     "LineupStats",
+    "Match",
+    "Progress",
     "format_table",
+    "labels",
     "match_report",
     "play_game",
     "play_match",
+    "play_matches",
+    "play_task",
     "seat_order",
     "summarise",
     "wilson",
 ]
 
-Option = int | float | bool
 
-
-def _option(text: str) -> Option:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
-    return value
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot and its options as written on the command line: ``NAME[:KEY=VALUE,...]``,
-    for example ``mcts:seconds=0.25`` or ``uct:iterations=500`` (the options are
-    the keyword arguments of the bot's class)."""
-
-    name: str
-    options: tuple[tuple[str, Option], ...] = ()
-
-    @classmethod
-    def parse(cls, text: str) -> BotSpec:
-        """The spec ``text`` denotes; ``BAD_ARGUMENT`` naming the problem otherwise."""
-        name, _, rest = text.strip().partition(":")
-        bots = BOTS
-        if name not in bots:
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT,
-                f"unknown bot {name!r} (known: {', '.join(sorted(bots))})",
-            )
-        allowed = [p for p in inspect.signature(bots[name]).parameters if p != "seed"]
-        options: list[tuple[str, Option]] = []
-        for item in filter(None, (part.strip() for part in rest.split(","))):
-            key, equals, value = item.partition("=")
-            key = key.strip().replace("-", "_")
-            if not equals or key not in allowed:
-                raise StawvsError(
-                    ErrorCode.BAD_ARGUMENT,
-                    f"bot {name!r} takes options KEY=VALUE with KEY one of "
-                    f"{', '.join(allowed)}, not {item!r}",
-                )
-            try:
-                options.append((key, _option(value.strip())))
-            except ValueError as exc:
-                raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot option {key}: {exc}") from None
-        spec = cls(name, tuple(options))
-        spec.make(0)  # refuses out-of-range budgets now rather than in a worker
-        return spec
-
-    def make(self, seed: int | str | None) -> Bot:
-        """A new bot of this spec, seeded."""
-        try:
-            return BOTS[self.name](seed=seed, **dict(self.options))  # type: ignore[arg-type]
-        except TypeError as exc:
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"bot {self}: {exc}") from None
-
-    def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+#: How a game ended when its last move was played by the rules; an ending
+#: outside the rules is the game's own (``resign``, ``timeout``, ...).
+NORMAL_ENDING = "normal"
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One arena game. Lists are per lineup entry unless said otherwise."""
+    """One arena game. Lists are per lineup entry unless said otherwise.
+
+    ``ending`` is :data:`NORMAL_ENDING` for a game played to its end, else the
+    ending the game was given (``timeout``, ``resign``), with ``reason`` saying
+    why. ``attempts`` counts the times the game was started: more than 1 when a
+    worker died under it. ``record`` is the game record when one was asked for.
+    """
 
     index: int
     seats: tuple[int, ...]  # the seat (1-based) of each lineup entry
@@ -119,6 +68,10 @@ class GameResult:
     thinking: tuple[float, ...]  # seconds spent choosing
     moves: tuple[int, ...]  # moves chosen
     seat_scores: tuple[int, ...] = field(default=())  # scores by seat
+    ending: str = NORMAL_ENDING
+    reason: str = ""
+    attempts: int = 1
+    record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
 def seat_order(index: int, players: int) -> list[int]:
@@ -132,9 +85,16 @@ def play_game(
     seed: int | str,
     index: int,
     fresh_boards: bool = False,
+    *,
+    record: bool = False,
+    should_stop: Callable[[], bool] | None = None,
 ) -> GameResult:
     """Play game ``index`` of a match between ``lineup`` (one spec per seat): on the
-    board of its round of seats, or with ``fresh_boards`` on a board of its own."""
+    board of its round of seats, or with ``fresh_boards`` on a board of its own.
+    Everything is seeded from ``seed`` and ``index``, so the game is the same
+    wherever and whenever it is played (with iteration budgets). With ``record``
+    the result carries the game record; ``should_stop`` is asked between moves,
+    and a True answer raises :class:`~stawvs_ap.bots.runners.Stopped`."""
     players = len(lineup)
     order = seat_order(index, players)
     board = index if fresh_boards else index // players
@@ -143,7 +103,13 @@ def play_game(
     thinking = [0.0] * players
     moves = [0] * players
     plies = 0
+    # Why the game ended outside the rules, when it did. A bot that cannot answer
+    # in time or answers an illegal move would end it here as the game's own
+    # ending (game.timeout(player), game.resign(player)) with this reason.
+    reason = ""
     while not game.gameover:
+        if should_stop is not None and should_stop():
+            raise Stopped(f"game {index} stopped")
         seat = game.currplayer - 1
         started = now()
         move = bots[seat].choose(game)
@@ -164,11 +130,128 @@ def play_game(
         thinking=tuple(thinking),
         moves=tuple(moves),
         seat_scores=tuple(seat_scores),
+        ending=game.lastmove if game.lastmove in ENDINGS else NORMAL_ENDING,
+        reason=reason,
+        record=_record(game, lineup, order, f"arena-{seed}-{index}") if record else None,
     )
 
 
-def _play_one(job: tuple[tuple[BotSpec, ...], tuple[str, ...], int | str, int, bool]) -> GameResult:
-    return play_game(*job)
+def _record(
+    game: StawvsGame, lineup: Sequence[BotSpec], order: Sequence[int], uid: str
+) -> dict[str, Any]:
+    """The record of an arena game: each seat named by its lineup entry's label."""
+    names = labels(lineup)
+    players = [{"name": names[e], "uid": f"entry-{e + 1}", "is_ai": True} for e in order]
+    return game.gen_record(uid=uid, players=players)
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a match is, apart from its length: the lineup (one spec per seat),
+    the variants, the seed, and whether every game has a board of its own
+    (``fresh_boards``, for self-play, where rotating seats on one board only
+    repeats a game)."""
+
+    lineup: tuple[BotSpec, ...]
+    variants: tuple[str, ...] = ()
+    seed: int | str = 0
+    fresh_boards: bool = False
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a match to play: all :func:`play_game` needs, so that it can be
+    sent to another process or machine and played the same there."""
+
+    match: Match
+    index: int
+    record: bool = False
+
+    def play(self, should_stop: Callable[[], bool] | None = None) -> GameResult:
+        m = self.match
+        return play_game(
+            m.lineup,
+            m.variants,
+            m.seed,
+            self.index,
+            m.fresh_boards,
+            record=self.record,
+            should_stop=should_stop,
+        )
+
+
+def play_task(task: GameTask, should_stop: Callable[[], bool] | None = None) -> GameResult:
+    """``task.play(should_stop)``: the play function the runners are given."""
+    return task.play(should_stop)
+
+
+class Keeper(Protocol):
+    """Where a match's games are kept as they finish (a
+    :class:`~stawvs_ap.bots.journal.Journal`): the games already played, which
+    are not played again, and whether each game's record is wanted."""
+
+    records: bool
+
+    def played(self) -> dict[int, GameResult]: ...
+
+    def keep(self, result: GameResult) -> None: ...
+
+
+#: Progress callbacks get (games done, games in all, retries so far).
+Progress = Callable[[int, int, int], None]
+
+
+def play_matches(
+    matches: Sequence[Match],
+    games: Sequence[int],
+    *,
+    runner: Runner | None = None,
+    keepers: Sequence[Keeper | None] | None = None,
+    progress: Progress | None = None,
+) -> list[list[GameResult]]:
+    """Play ``games[i]`` games (numbered 0…) of each match ``matches[i]`` on
+    ``runner`` (default: here, one after the other), their games interleaved
+    (game 0 of every match, then game 1, …) so that a run stopped early has
+    played every match about as far. A match with a keeper skips the games it
+    has kept and keeps each new one as it finishes. Returns each match's
+    results in game order, the same whatever runs them: each game is seeded
+    by its match and its number alone."""
+    keepers = list(keepers) if keepers is not None else [None] * len(matches)
+    if not len(matches) == len(games) == len(keepers):
+        raise ValueError("one number of games and one keeper per match")
+    results = [
+        {i: r for i, r in (k.played() if k else {}).items() if i < n}
+        for k, n in zip(keepers, games, strict=True)
+    ]
+    total = sum(games)
+    done = sum(len(r) for r in results)
+    retries = sum(r.attempts - 1 for found in results for r in found.values())
+    where = {m: n for n, m in enumerate(matches)}
+    if len(where) != len(matches):
+        raise ValueError("the same match twice")
+
+    def tasks() -> Iterator[GameTask]:
+        for index in range(max(games, default=0)):
+            for n, match in enumerate(matches):
+                if index < games[n] and index not in results[n]:
+                    keeper = keepers[n]
+                    yield GameTask(match, index, record=bool(keeper and keeper.records))
+
+    if progress:
+        progress(done, total, retries)
+    with closing((runner or InProcess()).run(tasks(), play_task)) as finished:
+        for item in finished:
+            n = where[item.task.match]
+            result = replace(item.result, attempts=item.attempts)
+            keeper = keepers[n]
+            if keeper is not None:
+                keeper.keep(result)
+            results[n][result.index] = replace(result, record=None)
+            done += 1
+            retries += item.attempts - 1
+            if progress:
+                progress(done, total, retries)
+    return [[found[i] for i in sorted(found)] for found in results]
 
 
 def play_match(
@@ -178,30 +261,21 @@ def play_match(
     variants: Sequence[str] = (),
     seed: int | str = 0,
     jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     fresh_boards: bool = False,
+    runner: Runner | None = None,
+    keeper: Keeper | None = None,
 ) -> list[GameResult]:
-    """Play ``games`` games (numbered 0…) between ``lineup``, ``jobs`` at a time in
-    separate processes; ``progress(done, games)`` is called as games finish.
-    The results come in game order, the same whatever ``jobs`` is. With
-    ``fresh_boards`` every game has a board of its own (for self-play, where
-    rotating seats on one board only repeats a game)."""
-    tasks = [(tuple(lineup), tuple(variants), seed, index, fresh_boards) for index in range(games)]
-    results: list[GameResult] = []
-    if progress:
-        progress(0, games)
-    if jobs <= 1 or games <= 1:
-        for task in tasks:
-            results.append(_play_one(task))
-            if progress:
-                progress(len(results), games)
-    else:
-        with multiprocessing.Pool(min(jobs, games)) as pool:
-            for result in pool.imap_unordered(_play_one, tasks):
-                results.append(result)
-                if progress:
-                    progress(len(results), games)
-    return sorted(results, key=lambda r: r.index)
+    """Play ``games`` games (numbered 0…) between ``lineup``: on ``runner``, or
+    ``jobs`` at a time in local processes; ``progress(done, games, retries)``
+    is called as games finish. The results come in game order, the same
+    whatever runs them. With ``fresh_boards`` every game has a board of its
+    own (for self-play, where rotating seats on one board only repeats a
+    game). See :func:`play_matches` for ``keeper``."""
+    if runner is None:
+        runner = LocalProcesses(jobs) if jobs > 1 and games > 1 else InProcess()
+    match = Match(tuple(lineup), tuple(variants), seed, fresh_boards)
+    return play_matches([match], [games], runner=runner, keepers=[keeper], progress=progress)[0]
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -316,23 +390,34 @@ def match_report(
     *,
     variants: Sequence[str],
     seed: int | str,
+    record_path: Callable[[int], str] | None = None,
 ) -> dict[str, Any]:
-    """The JSON report of a match: settings, per-entry stats and every game."""
+    """The JSON report of a match: settings, per-entry stats, the retries (games
+    started again after a worker died under them) and every game, with the path
+    of its record (``record_path(index)``) when the records were kept."""
     names = labels(lineup)
+    games = []
+    for r in results:
+        game: dict[str, Any] = {
+            "game": r.index,
+            "seats": [names[entry] for entry in seat_order(r.index, len(lineup))],
+            "scores": list(r.seat_scores),
+            "winners": sorted(r.seats[e] for e in r.winners),
+            "plies": r.plies,
+            "ending": r.ending,
+            "attempts": r.attempts,
+        }
+        if r.reason:
+            game["reason"] = r.reason
+        if record_path is not None:
+            game["record"] = record_path(r.index)
+        games.append(game)
     return {
         "players": len(lineup),
         "variants": list(variants),
         "seed": seed,
         "games": len(results),
+        "retries": sum(r.attempts - 1 for r in results),
         "bots": [s.to_dict() for s in summarise(lineup, results)],
-        "results": [
-            {
-                "game": r.index,
-                "seats": [names[entry] for entry in seat_order(r.index, len(lineup))],
-                "scores": list(r.seat_scores),
-                "winners": sorted(r.seats[e] for e in r.winners),
-                "plies": r.plies,
-            }
-            for r in results
-        ],
+        "results": games,
     }

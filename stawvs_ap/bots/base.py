@@ -3,7 +3,9 @@
 A bot is asked about a :class:`~stawvs_ap.host.game.StawvsGame` (or a bare
 :class:`~stawvs_ap.core.position.Position`) and only ever reads its position,
 an immutable value, so asking never changes the game. Budgets are a number
-of seconds, a number of iterations, or both (whichever runs out first).
+of seconds, a number of iterations, or both (whichever runs out first),
+within the maxima of :mod:`stawvs_ap.bots.options`; a search never runs past
+:data:`~stawvs_ap.bots.options.MAX_SECONDS` of wall time, whatever its budget.
 """
 
 from __future__ import annotations
@@ -12,13 +14,18 @@ import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Any, ClassVar, Final
 
 from ..core.moves import Move
 from ..core.position import Position
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
-from ..host.game import StawvsGame
+from ..host.game import StawvsGame, check_seed
+from .options import ITERATIONS, MAX_SECONDS, SECONDS, Option
 
-__all__ = ["Bot", "Budget", "Candidate", "GameLike", "position_of"]
+__all__ = ["TOP", "Bot", "Budget", "Candidate", "GameLike", "position_of"]
+
+#: How many candidates :meth:`Bot.analyse` lists at most (not set: all of them).
+TOP: Final = Option("top", int, None, "candidates listed", low=1)
 
 #: What a bot can be asked about.
 GameLike = StawvsGame | Position
@@ -45,9 +52,11 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long a search may run: ``seconds`` of wall time and/or ``iterations``.
+    """How long a search may run: ``seconds`` of wall time and/or ``iterations``,
+    each within the range of :data:`~stawvs_ap.bots.options.SECONDS` and
+    :data:`~stawvs_ap.bots.options.ITERATIONS` (``BAD_ARGUMENT`` otherwise).
 
-    :meth:`deadline` and :meth:`exhausted` make the checks cheap enough to run
+    :meth:`deadline` and :meth:`limit` make the checks cheap enough to run
     after every iteration.
     """
 
@@ -55,21 +64,16 @@ class Budget:
     iterations: int | None = None
 
     def __post_init__(self) -> None:
-        if self.seconds is not None and not self.seconds > 0:
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"seconds must be positive, not {self.seconds}"
-            )
-        if self.iterations is not None and (
-            isinstance(self.iterations, bool) or self.iterations < 1
-        ):
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT,
-                f"iterations must be a positive whole number, not {self.iterations}",
-            )
+        if self.seconds is not None:
+            object.__setattr__(self, "seconds", SECONDS.check(self.seconds))
+        if self.iterations is not None:
+            object.__setattr__(self, "iterations", ITERATIONS.check(self.iterations))
 
     def deadline(self, start: float) -> float:
-        """The ``time.perf_counter()`` reading at which to stop (infinity without seconds)."""
-        return start + self.seconds if self.seconds is not None else float("inf")
+        """The ``time.perf_counter()`` reading at which to stop: ``seconds`` after
+        ``start``, or :data:`~stawvs_ap.bots.options.MAX_SECONDS` after it without
+        seconds."""
+        return start + (self.seconds if self.seconds is not None else MAX_SECONDS)
 
     def limit(self) -> int:
         """The most iterations allowed (a very large number without a count)."""
@@ -77,7 +81,13 @@ class Budget:
 
 
 def position_of(game: GameLike) -> Position:
-    """The position to think about; ``GAMEOVER`` when ``game`` has ended."""
+    """The position to think about; ``GAMEOVER`` when ``game`` has ended,
+    ``BAD_ARGUMENT`` when it is neither a game nor a position."""
+    if not isinstance(game, StawvsGame | Position):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"a bot is asked about a StawvsGame or a Position, not {type(game).__name__}",
+        )
     over = game.gameover if isinstance(game, StawvsGame) else game.is_over
     if over:
         raise IllegalMoveError(ErrorCode.GAMEOVER, "The game is over: there is no move to choose.")
@@ -99,11 +109,15 @@ class Bot(ABC):
 
     ``seconds`` and ``iterations`` given to the constructor are the default
     budget of :meth:`choose` and :meth:`analyse`; given to those calls, they
-    replace it for that call.
+    replace it for that call. Every option is checked against its declaration
+    in :attr:`options` (``BAD_ARGUMENT`` naming it and its range).
     """
 
     #: The name the arena and the command line know the bot by.
     name: str = "bot"
+    #: Every keyword argument of the constructor but ``seed``, declared: a spec
+    #: (:mod:`stawvs_ap.bots.spec`) takes exactly these, checked the same way.
+    options: ClassVar[tuple[Option[Any], ...]] = (SECONDS, ITERATIONS)
 
     def __init__(
         self,
@@ -112,7 +126,7 @@ class Bot(ABC):
         seconds: float | None = None,
         iterations: int | None = None,
     ) -> None:
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.rng = random.Random(seed)
         self.default_budget = Budget(seconds, iterations)
 
@@ -121,6 +135,14 @@ class Bot(ABC):
         if seconds is None and iterations is None:
             return self.default_budget
         return Budget(seconds, iterations)
+
+    @classmethod
+    def option(cls, name: str) -> Option[Any]:
+        """The declaration of the option ``name``."""
+        for declared in cls.options:
+            if declared.name == name:
+                return declared
+        raise KeyError(name)
 
     def choose(
         self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None
@@ -147,7 +169,10 @@ class Bot(ABC):
         top: int | None = None,
     ) -> list[Candidate]:
         """The candidate moves the bot considered, best first (the first is what
-        :meth:`choose` would play), at most ``top`` of them. ``game`` is left unchanged."""
+        :meth:`choose` would play), at most ``top`` of them (a whole number of at
+        least 1). ``game`` is left unchanged."""
+        if top is not None:
+            TOP.check(top)
         position = position_of(game)
         found = self._analyse(position, self.budget(seconds, iterations))
         return found if top is None else found[:top]

@@ -38,7 +38,6 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
 from __future__ import annotations
 
 import math
-from collections import deque
 from heapq import heappop
 
 from ..collector import collector_paused
@@ -46,73 +45,11 @@ from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import move_estimates, player_values, prior_move
+from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Option
 from .simulate import estimate_rewards, policy_playout, rewards
+from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, back_up, find, subtree_bytes
 
 __all__ = ["MCTSBot"]
-
-
-class _Node:
-    """A position in the tree. ``mover`` moved into it (0 for a fresh root);
-    ``total`` sums that player's rewards over the node's ``visits``."""
-
-    __slots__ = (
-        "best",
-        "children",
-        "index",
-        "move",
-        "mover",
-        "position",
-        "total",
-        "untried",
-        "values",
-        "visits",
-    )
-
-    def __init__(self, position: Position, move: Move | None, mover: int, index: int = 0) -> None:
-        self.position = position
-        self.move = move
-        self.mover = mover
-        #: The node's place among its parent's children.
-        self.index = index
-        self.children: list[_Node] = []
-        #: The child whose ``values`` the node's are (see ``values``).
-        self.best: _Node | None = None
-        # Moves not yet made children, a heap of move_estimates entries; None until needed.
-        self.untried: list[int] | None = None
-        self.visits = 0
-        self.total = 0.0
-        # Every player's reward by the implicit minimax backup: the estimate of the
-        # node's own position until it has children, then its best child's for
-        # the player to move here.
-        self.values: list[float] | None = None
-
-
-def _best_child(node: _Node) -> _Node:
-    """The first of ``node``'s children whose ``values`` are best for the player to move there."""
-    me = node.position.currplayer - 1
-    return max(node.children, key=lambda child: child.values[me] if child.values else -math.inf)
-
-
-def _back_up(node: _Node, child: _Node) -> None:
-    """Update ``node``'s implicit minimax values after an iteration through ``child``
-    (new, or with new ``values``): what :func:`_best_child` would give, without a
-    look at every child unless ``child`` was the best and fell."""
-    values = child.values
-    assert values is not None
-    me = node.position.currplayer - 1
-    best = node.best
-    if best is None:
-        best = child
-    elif child is best:
-        if node.values is not None and values[me] < node.values[me]:
-            best = _best_child(node)
-    else:
-        assert best.values is not None
-        ahead = values[me] - best.values[me]
-        if ahead > 0 or (ahead == 0 and child.index < best.index):
-            best = child
-    node.best = best
-    node.values = best.values
 
 
 class MCTSBot(Bot):
@@ -135,6 +72,47 @@ class MCTSBot(Bot):
     """
 
     name = "mcts"
+    options = (
+        SEARCH_SECONDS,
+        ITERATIONS,
+        Option("exploration", float, 0.25, "the UCB constant", low=0, high=100),
+        Option(
+            "widening",
+            float,
+            2.0,
+            "progressive widening: a node visited n times has about 1 + widening·√n children",
+            low=0,
+            high=100,
+        ),
+        Option("expand_after", int, 1, "visits before a leaf's moves are ranked", low=0, high=1000),
+        Option("epsilon", float, 0.1, "share of uniformly random playout moves", low=0, high=1),
+        Option("samples", int, 2, "random moves each playout move is the best of", low=1, high=100),
+        Option(
+            "margin", float, 0.1, "share of a finished game's reward from the margin", low=0, high=1
+        ),
+        Option(
+            "plies",
+            int,
+            0,
+            "playout moves before a leaf is evaluated (-1: to the end of the game)",
+            low=-1,
+            high=500,
+        ),
+        Option(
+            "temperature",
+            float,
+            4.0,
+            "points of lead that make a leaf worth 73% rather than 50%",
+            low=0,
+            high=1000,
+            above=True,
+        ),
+        Option(
+            "minimax", float, 0.4, "weight of the best line's value in selection", low=0, high=1
+        ),
+        Option("reuse", bool, True, "keep the subtree of the position reached between moves"),
+        MEMORY,
+    )
 
     def __init__(
         self,
@@ -152,52 +130,85 @@ class MCTSBot(Bot):
         temperature: float = 4.0,
         minimax: float = 0.4,
         reuse: bool = True,
+        memory: int = 200,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = 1.0
         super().__init__(seed=seed, seconds=seconds, iterations=iterations)
-        self.exploration = exploration
-        self.widening = widening
-        self.expand_after = expand_after
-        self.epsilon = epsilon
-        self.samples = samples
-        self.margin = margin
-        self.plies = plies
-        self.temperature = temperature
-        self.minimax = minimax
-        self.reuse = reuse
-        self._root: _Node | None = None
+        option = self.option
+        self.exploration = option("exploration").check(exploration)
+        self.widening = option("widening").check(widening)
+        self.expand_after = option("expand_after").check(expand_after)
+        self.epsilon = option("epsilon").check(epsilon)
+        self.samples = option("samples").check(samples)
+        self.margin = option("margin").check(margin)
+        self.plies = option("plies").check(plies)
+        self.temperature = option("temperature").check(temperature)
+        self.minimax = option("minimax").check(minimax)
+        self.reuse = option("reuse").check(reuse)
+        self.memory = option("memory").check(memory)
+        self._root: Node | None = None
+        #: What the tree of ``_root`` takes, as :mod:`stawvs_ap.bots.tree` counts it.
+        self._tree_bytes = 0
+        self._compost = Compost()
+        self._deadline = math.inf
         #: Iterations run by the last search (reused visits not counted).
         self.last_iterations = 0
 
     def forget(self) -> None:
-        self._root = None
+        """Drop the tree kept from earlier questions. It is taken apart a slice at a
+        time by later searches (see :class:`~stawvs_ap.bots.tree.Compost`), so that
+        forgetting a large tree never delays an answer."""
+        if self._root is not None:
+            self._compost.add(self._root, self._tree_bytes)
+        self._root, self._tree_bytes = None, 0
+
+    def tree_bytes(self) -> int:
+        """The memory the search tree takes, counted as the cap counts it: the kept
+        tree and the old trees not yet freed."""
+        return self._tree_bytes + self._compost.bytes
 
     # -- the search ------------------------------------------------------------
 
-    def _reused_root(self, position: Position) -> _Node:
+    def _reused_root(self, position: Position, deadline: float = math.inf) -> Node:
         """The node of ``position`` in the previous tree, within one round of moves of
-        its root; a new node when there is none."""
+        its root, if it is found before ``deadline``; a new node otherwise. The rest
+        of the previous tree goes to the compost."""
         old, self._root = self._root, None
+        old_bytes, self._tree_bytes = self._tree_bytes, NODE_BYTES
+        found = None
         if self.reuse and old is not None and old.position.rules == position.rules:
-            depth_left = position.rules.numplayers + 1
-            queue = deque([(old, 0)])
-            while queue:
-                node, depth = queue.popleft()
-                if node.position == position:
-                    node.move, node.mover = None, 0
-                    return node
-                if depth < depth_left:
-                    queue.extend((child, depth + 1) for child in node.children)
-        return _Node(position, None, 0)
+            found = find(old, position, position.rules.numplayers + 1, deadline)
+        if found is None:
+            if old is not None:
+                self._compost.add(old, old_bytes)
+            return Node(position, None, 0)
+        node, parent = found
+        assert old is not None
+        if parent is not None:
+            parent.children.remove(node)  # the rest of the old tree goes, this stays
+            kept = subtree_bytes(node, deadline)
+            if kept is None:  # too large to measure in the time left: start afresh
+                self._compost.add(old, old_bytes)
+                self._compost.add(node, 0)
+                return Node(position, None, 0)
+            self._compost.add(old, old_bytes - kept)
+            old_bytes = kept
+        node.move, node.mover = None, 0
+        self._tree_bytes = old_bytes
+        return node
 
-    def _search(self, position: Position, budget: Budget) -> _Node:
+    def _search(self, position: Position, budget: Budget) -> Node:
         start = now()
-        deadline = budget.deadline(start)
+        deadline = self._deadline = budget.deadline(start)
         limit = budget.limit()
-        root = self._reused_root(position)
+        root = self._reused_root(position, deadline)
+        # Old trees are freed here, in at most half of a time budget; what is left
+        # waits for the next search (and counts against the memory cap meanwhile).
+        self._compost.clear(deadline if budget.seconds is None else start + budget.seconds / 2)
         if root.untried is None and not root.children:
             root.untried = move_estimates(position)
+            self._tree_bytes += ENTRY_BYTES * len(root.untried)
         done = 0
         with collector_paused():
             while done < limit:
@@ -218,7 +229,7 @@ class MCTSBot(Bot):
         return root
 
     @staticmethod
-    def _decided(root: _Node, left: int) -> bool:
+    def _decided(root: Node, left: int) -> bool:
         """Whether the most visited child stays so whatever the next ``left`` iterations do."""
         if len(root.children) < 2:
             return False
@@ -230,10 +241,12 @@ class MCTSBot(Bot):
                 second = child.visits
         return first - second > left
 
-    def _iterate(self, root: _Node) -> None:
-        """One iteration: descend, add a node, play out, back up the rewards."""
+    def _iterate(self, root: Node) -> None:
+        """One iteration: descend, add a node (unless the tree is full), play out,
+        back up the rewards."""
         node = root
         path = [root]
+        grows = self._tree_bytes + self._compost.bytes < self.memory << 20
         while True:
             position = node.position
             if position.is_over:
@@ -241,28 +254,34 @@ class MCTSBot(Bot):
                 node.values = shares
                 break
             if node.untried is None:
-                if node.visits < self.expand_after and node is not root:
+                if (node.visits < self.expand_after and node is not root) or not grows:
                     shares = self._playout(position)
                     break
                 node.untried = move_estimates(position)
-            if node.untried and len(node.children) < 1 + self.widening * math.sqrt(node.visits):
+                self._tree_bytes += ENTRY_BYTES * len(node.untried)
+            if (
+                node.untried
+                and len(node.children) < 1 + self.widening * math.sqrt(node.visits)
+                and (grows or not root.children)  # the root always gets a first child
+            ):
                 move = prior_move(heappop(node.untried))
                 after, _ = position.play(move)
-                node = _Node(after, move, position.currplayer, len(path[-1].children))
+                node = Node(after, move, position.currplayer, len(path[-1].children))
                 path[-1].children.append(node)
                 path.append(node)
+                self._tree_bytes += NODE_BYTES - ENTRY_BYTES
                 node.values = self._estimate(after)
                 shares = self._playout(after) if self.plies else node.values
                 break
             node = self._select(node)
             path.append(node)
-        below: _Node | None = None
+        below: Node | None = None
         for visited in reversed(path):
             visited.visits += 1
             if visited.mover:
                 visited.total += shares[visited.mover - 1]
             if below is not None:
-                _back_up(visited, below)
+                back_up(visited, below)
             below = visited
 
     def _playout(self, position: Position) -> list[float]:
@@ -274,6 +293,7 @@ class MCTSBot(Bot):
                 epsilon=self.epsilon,
                 samples=self.samples,
                 max_plies=None if self.plies < 0 else self.plies,
+                deadline=self._deadline,
             )
         return self._estimate(position)
 
@@ -283,7 +303,7 @@ class MCTSBot(Bot):
             return rewards(position.scores(), self.margin)
         return estimate_rewards(player_values(position), self.temperature)
 
-    def _select(self, node: _Node) -> _Node:
+    def _select(self, node: Node) -> Node:
         """The child with the best UCB1 score for the player to move at ``node``, its
         mean reward mixed with its implicit minimax value (weight ``minimax``)."""
         scale = self.exploration * math.sqrt(math.log(node.visits))

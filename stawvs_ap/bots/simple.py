@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..core.moves import Move
 from ..core.playout import random_move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import evaluate, move_priors, prior_move
+from .options import ITERATIONS, SECONDS
 
 __all__ = ["GreedyBot", "RandomBot"]
 
@@ -15,6 +18,10 @@ class RandomBot(Bot):
     """Plays a legal move drawn uniformly at random (seeded)."""
 
     name = "random"
+    options = (
+        replace(SECONDS, help="accepted and ignored: a random move takes no time"),
+        replace(ITERATIONS, help="accepted and ignored"),
+    )
 
     def _choose(self, position: Position, budget: Budget) -> Move:
         return random_move(position, self.rng)
@@ -40,6 +47,10 @@ class GreedyBot(Bot):
     """
 
     name = "greedy"
+    options = (
+        replace(SECONDS, help="time to evaluate moves in (without a budget: every move)"),
+        replace(ITERATIONS, help="moves evaluated, likeliest first (without a budget: every move)"),
+    )
 
     def _choose(self, position: Position, budget: Budget) -> Move:
         return self._analyse(position, budget)[0].move

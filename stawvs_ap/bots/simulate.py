@@ -27,16 +27,23 @@ from ..core.moves import PASS, Move
 from ..core.playout import random_move
 from ..core.position import Position
 from ..core.squares import SQUARES
+from .base import now
 from .knowledge import NEIGHBOURS, held_counts, kind_values, trap_penalty
 
 __all__ = ["estimate_rewards", "policy_move", "policy_playout", "rewards"]
 
 
 def policy_move(
-    position: Position, rng: random.Random, *, epsilon: float = 0.1, samples: int = 2
+    position: Position,
+    rng: random.Random,
+    *,
+    epsilon: float = 0.1,
+    samples: int = 2,
+    deadline: float = math.inf,
 ) -> Move:
     """A legal move of ``position`` (not over) by the policy described above,
-    looking at ``samples`` random moves."""
+    looking at ``samples`` random moves, or at those it has looked at when the
+    clock (:func:`~stawvs_ap.bots.base.now`) reaches ``deadline``."""
     move = random_move(position, rng)
     if move.source is None or samples <= 1 or rng.random() < epsilon:
         return move
@@ -46,6 +53,8 @@ def policy_move(
     best, best_value = move, -math.inf
     for sample in range(samples):
         if sample:
+            if sample & 7 == 0 and now() >= deadline:
+                break
             move = random_move(position, rng)
         source, dest = move.source, move.dest
         if source is None:
@@ -71,16 +80,20 @@ def policy_playout(
     epsilon: float = 0.1,
     samples: int = 2,
     max_plies: int | None = None,
+    deadline: float = math.inf,
 ) -> Position:
     """The position after playing :func:`policy_move` from ``position`` to the end
     of the game, or for at most ``max_plies`` moves (passes of players already
-    out not counted)."""
+    out not counted), or until the clock reaches ``deadline``."""
     plies = 0
     while not position.is_over and (max_plies is None or plies < max_plies):
         if position.currplayer in position.eliminated:
             position, _ = position.play(PASS)
             continue
-        position, _ = position.play(policy_move(position, rng, epsilon=epsilon, samples=samples))
+        if now() >= deadline:
+            break
+        move = policy_move(position, rng, epsilon=epsilon, samples=samples, deadline=deadline)
+        position, _ = position.play(move)
         plies += 1
     return position
 

@@ -4,7 +4,9 @@ Nothing but the textbook: uniform random playouts
 (:func:`stawvs_ap.core.playout.random_playout`), UCB1 with c = √2 on win
 rates, one node added per iteration with its untried moves in random order,
 max-n values (each node's wins counted for the player who moved into it), no
-tree kept between moves, and the most visited move played.
+tree kept between moves, and the most visited move played. The tree stops
+growing at ``memory`` megabytes (each node holds its untried moves, about
+70 KB a node early in the collection phase); the search goes on below it.
 """
 
 from __future__ import annotations
@@ -16,10 +18,15 @@ from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
+from .options import ITERATIONS, MEMORY, SEARCH_SECONDS
 
 __all__ = ["UCTBot"]
 
 EXPLORATION = math.sqrt(2)
+#: What a node takes, as the memory cap counts it, and each of its untried moves
+#: (measured with tracemalloc by benchmarks/bots.py, which fails when they fall short).
+NODE_BYTES = 1300
+MOVE_BYTES = 96
 
 
 class _Node:
@@ -40,6 +47,11 @@ class UCTBot(Bot):
     it thinks for one second."""
 
     name = "uct"
+    options = (
+        SEARCH_SECONDS,
+        ITERATIONS,
+        MEMORY,
+    )
 
     def __init__(
         self,
@@ -47,10 +59,12 @@ class UCTBot(Bot):
         seed: int | str | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
+        memory: int = 200,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = 1.0
         super().__init__(seed=seed, seconds=seconds, iterations=iterations)
+        self.memory = self.option("memory").check(memory)
 
     def _new_node(self, position: Position, move: Move | None, mover: int) -> _Node:
         untried = list(position.legal_moves())
@@ -63,6 +77,10 @@ class UCTBot(Bot):
         limit = budget.limit()
         rng = self.rng
         root = self._new_node(position, None, 0)
+        # What the tree takes, counted: a node, and a move for each of its untried
+        # moves (which later become its children's moves).
+        cap = self.memory << 20
+        size = NODE_BYTES + MOVE_BYTES * len(root.untried)
         with collector_paused():
             for _ in range(limit):
                 node = root
@@ -74,14 +92,16 @@ class UCTBot(Bot):
                         key=lambda c: c.wins / c.visits + EXPLORATION * math.sqrt(log_n / c.visits),
                     )
                     path.append(node)
-                if node.untried:
+                if node.untried and (size < cap or not root.children):  # the root gets a child
                     move = node.untried.pop()
                     after, _ = node.position.play(move)
                     child = self._new_node(after, move, node.position.currplayer)
+                    size += NODE_BYTES + MOVE_BYTES * len(child.untried)
                     node.children.append(child)
                     path.append(child)
                     node = child
-                final = random_playout(node.position, rng)
+                # Cut short at the deadline, the last playout counts the leader as winner.
+                final = random_playout(node.position, rng, deadline)
                 winners = final.winners()
                 share = 1.0 / len(winners)
                 for visited in path:

@@ -13,7 +13,7 @@ partial move) in the collection phase; ``FROM-TO`` is a partial move;
 from __future__ import annotations
 
 import re
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from .squares import SQUARE_NAMES, SQUARE_OF_NAME, Square
 
@@ -22,12 +22,25 @@ __all__ = ["MAX_MOVE_LENGTH", "Move", "MoveSyntaxError", "normalise"]
 #: Longer inputs are refused before any other work: no real move is this long.
 MAX_MOVE_LENGTH: Final = 100
 
+#: The rules of the grammar a text can break (:attr:`MoveSyntaxError.problem`).
+SyntaxProblem = Literal["not-text", "too-long", "grammar"]
+
 _SQUARE = r"([a-h][1-8])"
 _MOVE_RE: Final = re.compile(rf"{_SQUARE}(?:-{_SQUARE}(?:,{_SQUARE})?)?")
 
 
 class MoveSyntaxError(ValueError):
-    """The text is not a move string at all (the game reports ``MALFORMED``)."""
+    """The text is not a move string at all (the game reports ``MALFORMED``).
+
+    ``problem`` says which rule the text breaks, for the words a player reads:
+    ``"not-text"`` (``subject``: the type's name), ``"too-long"`` (the
+    limit) or ``"grammar"`` (the text, normalised).
+    """
+
+    def __init__(self, message: str, problem: SyntaxProblem, subject: str | int) -> None:
+        super().__init__(message)
+        self.problem: SyntaxProblem = problem
+        self.subject = subject
 
 
 class Move(NamedTuple):
@@ -70,7 +83,8 @@ class Move(NamedTuple):
         including non-strings and texts longer than :data:`MAX_MOVE_LENGTH`.
         """
         if not isinstance(text, str):
-            raise MoveSyntaxError(f"a move must be text, not {type(text).__name__}")
+            kind = type(text).__name__
+            raise MoveSyntaxError(f"a move must be text, not {kind}", "not-text", kind)
         # Nearly every move a host sends or a replay reads is complete and written
         # as the engine writes it: read that form by lookup (0.8 µs instead of 2.5
         # through the grammar; tests/test_api.py checks both ways agree).
@@ -82,7 +96,11 @@ class Move(NamedTuple):
                 # Not cls(...): a named tuple's generated __new__ costs as much again.
                 return tuple.__new__(cls, (source, dest, target, False))
         if len(text) > MAX_MOVE_LENGTH:
-            raise MoveSyntaxError(f"a move is never longer than {MAX_MOVE_LENGTH} characters")
+            raise MoveSyntaxError(
+                f"a move is never longer than {MAX_MOVE_LENGTH} characters",
+                "too-long",
+                MAX_MOVE_LENGTH,
+            )
         compact = normalise(text)
         if compact == "":
             return EMPTY_MOVE
@@ -90,7 +108,7 @@ class Move(NamedTuple):
             return PASS
         match = _MOVE_RE.fullmatch(compact)
         if match is None:
-            raise MoveSyntaxError(f"{compact!r} is not a move")
+            raise MoveSyntaxError(f"{compact!r} is not a move", "grammar", compact)
         source, dest, target = (SQUARE_OF_NAME[g] if g else None for g in match.groups())
         return cls(source, dest, target)
 

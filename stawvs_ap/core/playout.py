@@ -9,7 +9,9 @@ every move; :func:`random_playout` plays such moves to the end of the game.
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -62,9 +64,10 @@ def random_move(position: Position, rng: random.Random) -> Move:
     return rng.choice(list(position.legal_moves()))
 
 
-def random_playout(position: Position, rng: random.Random) -> Position:
+def random_playout(position: Position, rng: random.Random, deadline: float = math.inf) -> Position:
     """The final position after uniformly random legal moves from ``position``
-    (final captures included)."""
-    while not position.is_over:
+    (final captures included), or the position reached when the clock
+    (:func:`time.perf_counter`) reaches ``deadline``."""
+    while not position.is_over and time.perf_counter() < deadline:
         position, _ = position.play(random_move(position, rng))
     return position

@@ -1,142 +1,157 @@
-"""The chat log: one readable sentence per move result, in our own words."""
+"""The chat log: readable sentences for what each move did, made from the core's events.
+
+:func:`chat_log` words them in the player's language; :func:`describe` gives
+the phrases of one stack entry, for a host that words them itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Final
 
-from ..core.position import EMPTY
-from ..core.squares import SQUARE_OF_NAME
-from ..state.results import describe
+from ..core.events import (
+    Abandoned,
+    DrawAgreed,
+    Event,
+    FinalCapture,
+    GameEnded,
+    Moved,
+    Passed,
+    Placed,
+    Resigned,
+    TimedOut,
+)
+from ..core.squares import SQUARE_NAMES
+from ..i18n import Catalogue, Listing, Phrase, catalogue
+from . import messages as m
 
 if TYPE_CHECKING:
     from ..core.position import Position
     from ..state.entry import Entry
 
-__all__ = ["ChatContext", "chat_log", "describe_result", "join_names"]
+__all__ = ["chat_log", "describe"]
 
-#: Why a game ended, by the result type that ended it (an ending outside the rules).
-_ENDING_REASONS = {
-    "resigned": "The game is over by resignation.",
-    "timeout": "The game is over because a player ran out of time.",
-    "drawagreed": "The game is over by agreement.",
-    "gameabandoned": "The game is over: it was abandoned.",
+#: Why a game ended, by the event that ended it outside the rules.
+_ENDING_REASONS: Final = {
+    Resigned: m.OVER_RESIGNED,
+    TimedOut: m.OVER_TIMEOUT,
+    DrawAgreed: m.OVER_AGREED,
+    Abandoned: m.OVER_ABANDONED,
 }
 
-
-def join_names(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+Name = Phrase | str
 
 
-@dataclass(frozen=True)
-class ChatContext:
-    """What a sentence may need besides its result: the position before and
-    after the move and every result of the same move."""
+def describe(
+    events: Sequence[Event], actor: Name, name_of: Mapping[int, Name], after: Position
+) -> list[Phrase]:
+    """The sentences of one move's (or ending's) ``events``: ``actor`` names
+    who moved, ``name_of`` every player, ``after`` is the position the move made.
 
-    before: Position | None = None
-    after: Position | None = None
-    results: Sequence[dict[str, Any]] = field(default_factory=tuple)
+    >>> from stawvs_ap import Move, Position
+    >>> from stawvs_ap.i18n import catalogue
+    >>> after, events = Position.initial(2, (), 1).play(Move.parse("b3"))
+    >>> [catalogue("de").say(p) for p in describe(events, "Ann", {}, after)]
+    ['Ann setzte auf b3 eine Kappe auf die mittlere grüne Pyramide.']
+    >>> [catalogue("en").say(p) for p in describe(events, "Ann", {}, after)]
+    ['Ann placed a cap on the medium green pyramid at b3.']
+    """
+    ending = next((type(e) for e in events if type(e) in _ENDING_REASONS), None)
+    said: list[Phrase] = []
+    for event in events:
+        match event:
+            case Placed(square=square, pyramid=pyramid):
+                said.append(
+                    Phrase(
+                        m.PLACED,
+                        {
+                            "actor": actor,
+                            "pyramid": m.capped(pyramid),
+                            "square": SQUARE_NAMES[square],
+                        },
+                    )
+                )
+            case Moved(source=source, dest=dest, target=target, claimed=claimed):
+                said.append(
+                    Phrase(
+                        m.MOVED,
+                        {
+                            "actor": actor,
+                            "source": SQUARE_NAMES[source],
+                            "dest": SQUARE_NAMES[dest],
+                            "pyramid": m.claimed(claimed),
+                            "target": SQUARE_NAMES[target],
+                        },
+                    )
+                )
+            case Passed(first=True, under_caps=under) if under:
+                pyramids = Listing(m.under_cap(p) for p in under)
+                said.append(Phrase(m.ELIMINATED_CAPS, {"actor": actor, "pyramids": pyramids}))
+            case Passed(first=True):
+                said.append(Phrase(m.ELIMINATED, {"actor": actor}))
+            case Passed():
+                said.append(Phrase(m.PASSED_AGAIN, {"actor": actor}))
+            case FinalCapture():
+                pass
+            case Resigned(player=player):
+                said.append(Phrase(m.RESIGNED, {"player": name_of.get(player, actor)}))
+            case TimedOut(player=player):
+                said.append(Phrase(m.TIMED_OUT, {"player": name_of.get(player, actor)}))
+            case DrawAgreed():
+                said.append(Phrase(m.DRAW_AGREED))
+            case Abandoned():
+                said.append(Phrase(m.ABANDONED))
+            case GameEnded(winners=winners):
+                if ending is not None:
+                    said.append(Phrase(_ENDING_REASONS[ending]))
+                elif after.rules.finalfree:
+                    said.append(Phrase(m.OVER_ALL_PASSED_FINALFREE))
+                else:
+                    said.append(Phrase(m.OVER_ALL_PASSED))
+                said.append(_winners(winners, name_of, None if ending else after))
+    return said
 
 
-def _placed_on(where: str, before: Position | None) -> str:
-    """``"the large blue pyramid at d5"`` when the position before is known."""
-    sq = SQUARE_OF_NAME.get(where)
-    if before is None or sq is None or before.board[sq] == EMPTY:
-        return where
-    return f"the {describe(before.board[sq]).removeprefix('a ')} at {where}"
-
-
-def _end_reason(context: ChatContext) -> str:
-    for result in context.results:
-        reason = _ENDING_REASONS.get(str(result.get("type")))
-        if reason is not None:
-            return reason
-    finalfree = context.after is not None and context.after.rules.finalfree
-    if finalfree:
-        return "The game is over: every player has passed. The caps stay where they are."
-    return (
-        "The game is over: every player has passed, so each player collects "
-        "the pyramids under their caps."
-    )
-
-
-def _winners(players: Sequence[int], name_of: dict[int, str], context: ChatContext) -> str:
-    winners = [name_of.get(p, f"Player {p}") for p in players]
-    if not winners:
-        return "Nobody won."
-    ended_by_play = not any(str(r.get("type")) in _ENDING_REASONS for r in context.results)
-    points = ""
-    if ended_by_play and context.after is not None:
-        scores = context.after.scores()
+def _winners(players: Sequence[int], name_of: Mapping[int, Name], after: Position | None) -> Phrase:
+    """Who won; with their points when the game was played to its end (``after``)."""
+    if not players:
+        return Phrase(m.NOBODY_WON)
+    names = Listing(name_of.get(p) or m.player_name(p) for p in players)
+    points = None
+    if after is not None:
+        scores = after.scores()
         if 1 <= players[0] <= len(scores):
-            points = f" with {scores[players[0] - 1]} points"
-    if len(winners) == 1:
-        return f"{winners[0]} won{points}."
-    if points:
-        points += " each"
-    return f"{join_names(winners)} shared the win{points}."
-
-
-def describe_result(
-    result: dict[str, Any],
-    actor: str,
-    name_of: dict[int, str],
-    context: ChatContext | None = None,
-) -> str:
-    """A sentence for one result object; ``actor`` is the name of who moved."""
-    context = context or ChatContext()
-    kind = result.get("type")
-    if kind == "place":
-        return f"{actor} placed a cap on {_placed_on(str(result['where']), context.before)}."
-    if kind == "move":
-        return (
-            f"{actor} moved from {result['from']} to {result['to']} and claimed "
-            f"{result['what']} at {result['how']}."
-        )
-    if kind == "announce":
-        under = [str(name) for name in result.get("payload", [])]
-        kept = f" {actor}'s caps still stand on {join_names(under)}." if under else ""
-        return f"{actor} had no move left and passed, and will pass for the rest of the game.{kept}"
-    if kind == "pass":
-        return f"{actor} passed again."
-    if kind == "eog":
-        return _end_reason(context)
-    if kind == "winners":
-        return _winners(list(result.get("players", [])), name_of, context)
-    if kind == "resigned":
-        return f"{name_of.get(result['player'], actor)} resigned."
-    if kind == "timeout":
-        return f"{name_of.get(result['player'], actor)} ran out of time."
-    if kind == "drawagreed":
-        return "Everyone agreed to end the game in a draw."
-    if kind == "gameabandoned":
-        return "The game was called off."
-    return f"{actor}: {kind}."
+            points = scores[players[0] - 1]
+    if len(names) == 1:
+        if points is None:
+            return Phrase(m.WON, {"winner": names[0]})
+        return Phrase(m.WON_WITH, {"winner": names[0], "points": points})
+    if points is None:
+        return Phrase(m.SHARED, {"winners": names})
+    return Phrase(m.SHARED_WITH, {"winners": names, "points": points})
 
 
 def chat_log(
-    stack: Sequence[Entry], numplayers: int, names: Sequence[str] | None = None
+    stack: Sequence[Entry],
+    numplayers: int,
+    names: Sequence[str] | None = None,
+    words: Catalogue | None = None,
 ) -> list[list[str]]:
-    """For each stack entry with results: ``[timestamp, sentence, …]``, one
-    sentence per result, in the order of the results.
+    """For each stack entry with results: ``[timestamp, sentence, …]``, the
+    sentences in ``words``' language (default English).
 
-    ``names[p - 1]`` names player p (default ``"Player p"``).
+    ``names[p - 1]`` names player p (default ``"Player p"`` in that language).
     """
-    name_of = {p: f"Player {p}" for p in range(1, numplayers + 1)}
+    words = words or catalogue()
+    name_of: dict[int, Name] = {p: m.player_name(p) for p in range(1, numplayers + 1)}
     for p, name in enumerate(names or [], start=1):
         if p <= numplayers:
             name_of[p] = str(name)
     log: list[list[str]] = []
     for before, entry in pairwise(stack):
-        if not entry.results:
-            continue
         actor = name_of[before.position.currplayer]
-        context = ChatContext(before.position, entry.position, entry.results)
-        sentences = [describe_result(r, actor, name_of, context) for r in entry.results]
-        log.append([entry.timestamp, *sentences])
+        said = describe(entry.events, actor, name_of, entry.position)
+        if said:
+            log.append([entry.timestamp, *(words.say(phrase) for phrase in said)])
     return log

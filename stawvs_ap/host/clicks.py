@@ -8,6 +8,8 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Position
 from ..core.squares import SQUARE_NAMES, square_at
 from ..errors import ErrorCode
+from ..i18n import Catalogue, catalogue
+from .messages import ALREADY_COMPLETE, OFF_BOARD
 from .verdicts import abstract_play_form, judge
 
 __all__ = ["ClickResult", "click"]
@@ -29,7 +31,13 @@ class ClickResult(NamedTuple):
 
 
 def click(
-    position: Position, move: str, row: object, col: object, *, game_over: bool = False
+    position: Position,
+    move: str,
+    row: object,
+    col: object,
+    *,
+    game_over: bool = False,
+    words: Catalogue | None = None,
 ) -> ClickResult:
     """Extend ``move`` with a click on render square (``row``, ``col``).
 
@@ -37,14 +45,14 @@ def click(
     after ``FROM`` it adds ``-TO`` (with ``hey`` also ``,FROM``); after
     ``FROM-TO`` it adds ``,TARGET``; a complete move is refused
     (``EXTRA_CLAIMS``) and comes back unchanged. An invalid click returns the
-    last valid prefix of ``move`` with the reason.
+    last valid prefix of ``move`` with the reason. Messages are in ``words``'
+    language (default English).
     """
+    words = words or catalogue()
     sq = square_at(row, col)
     prefix = _valid_prefix(position, move, game_over)
     if sq is None:
-        return ClickResult(
-            prefix, False, "That click is not on the board.", code=ErrorCode.MALFORMED
-        )
+        return ClickResult(prefix, False, words.say(OFF_BOARD), code=ErrorCode.MALFORMED)
     try:
         current = Move.parse(move)
     except MoveSyntaxError:
@@ -56,7 +64,7 @@ def click(
         return ClickResult(
             move,
             False,
-            "That move is already complete: submit it, or start again.",
+            words.say(ALREADY_COMPLETE),
             code=ErrorCode.EXTRA_CLAIMS,
         )
     elif current.dest is None:
@@ -65,7 +73,7 @@ def click(
             built += f",{current}"
     else:
         built = f"{current},{name}"
-    result = judge(position, built, game_over=game_over).result(position)
+    result = judge(position, built, game_over=game_over).result(position, words)
     if not result.valid:
         return ClickResult(prefix, False, result.message, code=result.code)
     return ClickResult(built, True, result.message, result.complete, result.canrender)

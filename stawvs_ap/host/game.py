@@ -11,6 +11,7 @@ It is longer than most: the host contract is one class of many short calls.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -20,23 +21,72 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
 from ..core.variants import check_variants, rules_for
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
+from ..i18n import Catalogue, Phrase, catalogue
 from ..state.entry import ENGINE_VERSION, Entry, ends_game
 from ..state.reader import load_state
 from ..state.timestamps import utc_now
 from ..state.writer import state_dict, to_json
 from . import chat, render
 from .clicks import ClickResult, click
-from .metadata import GAMEINFO, GameInfo, gameinfo_json, variant_display_names
+from .messages import ALREADY_OVER, NOT_FINISHED, SCORES
+from .metadata import GAMEINFO, GameInfo, gameinfo_in, gameinfo_json, variant_display_names
+from .preview import Preview, preview
 from .record import gen_record
 from .verdicts import COMPLETE, ValidationResult, judge
 
-__all__ = ["Clock", "StawvsGame"]
+__all__ = ["Clock", "StawvsGame", "check_seed", "variant_ids"]
 
 #: Gives the timestamp of each new stack entry (see :func:`stawvs_ap.state.timestamps.utc_now`).
 Clock = Callable[[], str]
 StateDoc = str | bytes | bytearray | dict[str, Any]
 #: What a new game's board is drawn from: anything :class:`random.Random` takes.
 Seed = int | float | str | bytes | None
+
+
+def _shown(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:40] + "…"
+
+
+def variant_ids(variants: object) -> list[str]:
+    """``variants``, a list or tuple of variant ids, checked (``BAD_VARIANT`` otherwise:
+    a text, a set or a generator is not a list of ids)."""
+    if not isinstance(variants, list | tuple):
+        raise StawvsError(
+            ErrorCode.BAD_VARIANT,
+            f"variants are a list or tuple of variant ids, not {_shown(variants)}",
+        )
+    try:
+        return check_variants(variants)
+    except ValueError as exc:
+        raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
+
+
+def check_seed(seed: object) -> Seed:
+    """``seed`` if it deals the same board every time: a number (not NaN), text
+    that is valid Unicode, bytes, or None (a fresh board); ``BAD_ARGUMENT`` otherwise."""
+    if isinstance(seed, float) and math.isnan(seed):
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, "a seed cannot be NaN: it deals a new board")
+    if isinstance(seed, str):
+        try:
+            seed.encode("utf-8")
+        except UnicodeEncodeError:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, "a seed text must be valid Unicode (no lone surrogates)"
+            ) from None
+    elif not isinstance(seed, int | float | bytes | None):  # what random takes
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"a seed is a number, text or bytes, not {_shown(seed)}"
+        )
+    return seed
+
+
+def _checked_clock(clock: object) -> Clock:
+    if clock is None:
+        return utc_now
+    if not callable(clock):
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"clock must be a function, not {_shown(clock)}")
+    return clock
 
 
 class StawvsGame:
@@ -47,6 +97,12 @@ class StawvsGame:
     :meth:`from_state`) re-creates one from a state written by this engine or
     by Abstract Play's and refuses a broken one with
     :class:`~stawvs_ap.errors.InvalidStateError`.
+
+    ``locale`` (a language tag such as ``"de"`` or ``"pt-BR"``; also the
+    :attr:`locale` property) is the language of the words it says: verdicts,
+    refusals of moves, the chat log, labels. Every call that returns words
+    also takes a ``locale`` of its own. What hosts parse (states, results,
+    records, codes) is the same in every language.
 
     >>> game = StawvsGame.new(2, variants=["hole"], seed=7)
     >>> game.moves()[:4], len(game.moves())
@@ -66,6 +122,8 @@ class StawvsGame:
     """
 
     gameinfo: ClassVar[GameInfo] = GAMEINFO
+    #: The catalogue of the game's language (see :attr:`locale`).
+    _catalogue: Catalogue = catalogue()
 
     def __init__(
         self,
@@ -74,8 +132,11 @@ class StawvsGame:
         seed: Seed = None,
         *,
         clock: Clock | None = None,
+        locale: str | None = None,
     ) -> None:
-        self._clock: Clock = clock or utc_now
+        self._clock: Clock = _checked_clock(clock)
+        if locale is not None:
+            self.locale = locale
         if isinstance(state, bool) or not isinstance(state, int | str | bytes | bytearray | dict):
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT,
@@ -97,26 +158,18 @@ class StawvsGame:
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players}"
             )
-        if not isinstance(seed, int | float | str | bytes | None):  # what random takes
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"a seed is a number or text, not {seed!r}")
-        if not isinstance(variants, list | tuple | None):  # a str is not a list of ids
-            raise StawvsError(
-                ErrorCode.BAD_VARIANT, f"variants are a list of variant ids, not {variants!r}"
-            )
-        try:
-            start = Position.initial(players, variants or (), seed)
-        except ValueError as exc:
-            raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
-        self._setup(players, list(variants or ()), [Entry(start, None, (), self._clock())])
+        chosen = [] if variants is None else variant_ids(variants)
+        start = Position.initial(players, chosen, check_seed(seed))
+        self._setup(players, chosen, [Entry(start, None, (), self._clock())])
 
     def _setup(self, numplayers: int, variants: list[str], stack: list[Entry]) -> None:
         self.numplayers = numplayers
         self.variants = variants
         self._stack = stack
         self._index = len(stack) - 1
-        # What a partial move shows (position, results), and whether to mark the
-        # square a cap just left: only an object that has just moved shows it.
-        self._preview: tuple[Position, list[dict[str, Any]]] | None = None
+        # What a partial move shows, and whether to mark the square a cap just
+        # left: only an object that has just moved shows it.
+        self._preview: Preview | None = None
         self._just_moved = False
 
     @classmethod
@@ -127,14 +180,22 @@ class StawvsGame:
         seed: Seed = None,
         *,
         clock: Clock | None = None,
+        locale: str | None = None,
     ) -> StawvsGame:
-        """A new game for 2–4 ``players``; the same ``seed`` and variants give the same board."""
-        return cls(players, list(variants), seed, clock=clock)
+        """A new game for 2–4 ``players``; the same ``seed`` and variants give the same board.
+        ``variants`` is a list or tuple of variant ids (``BAD_VARIANT`` otherwise)."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"a new game needs a player count, not {_shown(players)}"
+            )
+        return cls(players, variant_ids(variants), seed, clock=clock, locale=locale)
 
     @classmethod
-    def from_state(cls, doc: StateDoc, *, clock: Clock | None = None) -> StawvsGame:
+    def from_state(
+        cls, doc: StateDoc, *, clock: Clock | None = None, locale: str | None = None
+    ) -> StawvsGame:
         """The game a serialized state holds (JSON text, bytes or a parsed dict)."""
-        return cls(doc, clock=clock)
+        return cls(doc, clock=clock, locale=locale)
 
     @classmethod
     def from_position(
@@ -143,6 +204,7 @@ class StawvsGame:
         variants: Sequence[str] = (),
         *,
         clock: Clock | None = None,
+        locale: str | None = None,
     ) -> StawvsGame:
         """A game that starts from the position a notation describes (see
         :meth:`Position.notation <stawvs_ap.core.position.Position.notation>`), or
@@ -154,28 +216,43 @@ class StawvsGame:
         start from a new game's position, so its state does not load again:
         keep the notation and the moves instead.
         """
-        try:
-            check_variants(variants)
-        except ValueError as exc:
-            raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
+        chosen = variant_ids(variants)
         if type(notation) is Position:
             position = notation
-            if position.rules != rules_for(position.rules.numplayers, variants):
+            if position.rules != rules_for(position.rules.numplayers, chosen):
                 raise StawvsError(
                     ErrorCode.BAD_VARIANT, "the position is played under other variants"
                 )
         else:
             try:
-                position = Position.from_notation(notation, variants)  # type: ignore[arg-type]
+                position = Position.from_notation(notation, chosen)  # type: ignore[arg-type]
             except ValueError as exc:
                 raise InvalidStateError(ErrorCode.BAD_POSITION, f"not a position: {exc}") from None
         check_position(position)
         game = cls.__new__(cls)
-        game._clock = clock or utc_now
-        game._setup(
-            position.rules.numplayers, list(variants), [Entry(position, None, (), game._clock())]
-        )
+        game._clock = _checked_clock(clock)
+        game._setup(position.rules.numplayers, chosen, [Entry(position, None, (), game._clock())])
+        if locale is not None:
+            game.locale = locale
         return game
+
+    # -- language --------------------------------------------------------------
+
+    @property
+    def locale(self) -> str:
+        """The language of the game's words, as a tag (``"en"``, ``"de"``, ``"pt-BR"``).
+
+        Set it to any language tag: ``"de-AT"`` gives ``"de"``, a language
+        without a catalogue gives ``"en"``; it never fails on a tag.
+        """
+        return self._catalogue.language
+
+    @locale.setter
+    def locale(self, tag: str | None) -> None:
+        self._catalogue = catalogue(tag)
+
+    def _words(self, locale: str | None) -> Catalogue:
+        return self._catalogue if locale is None else catalogue(locale)
 
     # -- what is shown -------------------------------------------------------
 
@@ -216,7 +293,7 @@ class StawvsGame:
     def results(self) -> list[dict[str, Any]]:
         """The results of the last move (or of the partial move being previewed)."""
         if self._preview is not None:
-            return json.loads(json.dumps(self._preview[1]))  # type: ignore[no-any-return]
+            return self._preview.results
         return self._entry.results
 
     @property
@@ -248,14 +325,22 @@ class StawvsGame:
         return self.position.mode == "place" or not self.position.must_pass()
 
     def random_move(self, rng: random.Random | None = None) -> str:
-        """A uniformly chosen legal move (``""`` once the game is over)."""
+        """A uniformly chosen legal move (``""`` once the game is over), drawn by
+        ``rng`` (a :class:`random.Random`; default: the module's generator)."""
+        if rng is not None and not isinstance(rng, random.Random):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"rng must be a random.Random, not {_shown(rng)}"
+            )
         moves = self.moves()
         return (rng or random).choice(moves) if moves else ""
 
-    def validate_move(self, m: object) -> ValidationResult:
-        """Judge a move (a string or a :class:`Move`) for the player to move. Never raises."""
-        position = self.position
-        return judge(position, m, game_over=self.gameover).result(position)
+    def validate_move(self, m: object, *, locale: str | None = None) -> ValidationResult:
+        """Judge a move (a string or a :class:`Move`) for the player to move. Never raises.
+
+        The message is in the game's language, or in ``locale``'s."""
+        entry = self._stack[self._index]
+        words = self._catalogue if locale is None else catalogue(locale)
+        return judge(entry.position, m, game_over=entry.ended).result(entry.position, words)
 
     def is_legal(self, m: object) -> bool:
         """Whether ``m`` (a string or a :class:`Move`) is a legal complete move now."""
@@ -288,13 +373,13 @@ class StawvsGame:
         move = verdict.move
         if move is None:
             assert verdict.code is not None
-            raise IllegalMoveError(verdict.code, verdict.message)
+            raise IllegalMoveError(verdict.code, self._words(None).say(verdict.phrase(position)))
         if partial:
-            self._show_preview(move, verdict.complete == COMPLETE)
+            self._preview = preview(position, move, verdict.complete == COMPLETE)
             return self
         if verdict.complete != COMPLETE:
-            message = verdict.result(position).message
-            raise IllegalMoveError(ErrorCode.INCOMPLETE, f"That move is not finished. {message}")
+            needed = Phrase(NOT_FINISHED, {"instruction": verdict.phrase(position)})
+            raise IllegalMoveError(ErrorCode.INCOMPLETE, self._words(None).say(needed))
         self._push(shown.after(move, self._clock()))
         return self
 
@@ -320,27 +405,6 @@ class StawvsGame:
         except MoveSyntaxError:  # an ending: resign, timeout, draw, abandoned
             return None
 
-    def _show_preview(self, move: Move, complete: bool) -> None:
-        position = self.position
-        if move.is_empty:
-            self._preview = None
-            return
-        if complete:
-            shown, events = position.play(move)
-            # A preview shows the move's effect; the turn stays with the player.
-            shown = shown.replace(currplayer=position.currplayer)
-            self._preview = (shown, Entry(shown, None, events, "").results)
-        elif move.dest is None:
-            source = str(move.source) if move.source is not None else ""
-            self._preview = (position, [{"type": "move", "from": source, "to": ""}])
-        else:
-            assert move.source is not None
-            shown = position.with_cap_moved(move.source, move.dest)
-            self._preview = (
-                shown,
-                [{"type": "move", "from": str(move.source), "to": str(move.dest)}],
-            )
-
     def _push(self, entry: Entry) -> None:
         stack = self._stack
         if self._index + 1 < len(stack):  # after load(i): the later entries go
@@ -350,10 +414,20 @@ class StawvsGame:
         self._preview = None
         self._just_moved = True
 
-    def handle_click(self, move: str, row: int, col: int, piece: str | None = None) -> ClickResult:
+    def handle_click(
+        self,
+        move: str,
+        row: int,
+        col: int,
+        piece: str | None = None,
+        *,
+        locale: str | None = None,
+    ) -> ClickResult:
         """Extend ``move`` with a click on render square (``row``, ``col``); see
-        :func:`stawvs_ap.host.clicks.click`."""
-        return click(self.position, move, row, col, game_over=self.gameover)
+        :func:`stawvs_ap.host.clicks.click`. The message is in the game's
+        language, or in ``locale``'s."""
+        words = self._words(locale)
+        return click(self.position, move, row, col, game_over=self.gameover, words=words)
 
     # -- history -------------------------------------------------------------
 
@@ -406,8 +480,9 @@ class StawvsGame:
         self._check_player(player)
         return self.position.scores()[player - 1]
 
-    def sidebar_scores(self) -> list[dict[str, Any]]:
-        return [{"name": "Scores", "scores": self.position.scores()}]
+    def sidebar_scores(self, *, locale: str | None = None) -> list[dict[str, Any]]:
+        """The scores as the sidebar shows them, under a title in the game's language."""
+        return [{"name": self._words(locale).say(SCORES), "scores": self.position.scores()}]
 
     def sidebar_statuses(self) -> list[dict[str, Any]]:
         """Extra status lines for the sidebar: Stawvs shows none."""
@@ -421,17 +496,20 @@ class StawvsGame:
         """Context for external bots: Stawvs needs none beyond the state."""
         return None
 
-    def description(self) -> str:
-        return GAMEINFO.description
+    def description(self, *, locale: str | None = None) -> str:
+        """The game's description for players, in the game's language (or ``locale``'s)."""
+        return gameinfo_in(self._words(locale)).description
 
-    def notes(self) -> str | None:
-        """Notes for players beside the rules: Stawvs has none."""
+    def notes(self, *, locale: str | None = None) -> str | None:
+        """Notes for players beside the rules: Stawvs has none, in any language."""
         return None
 
     @staticmethod
-    def allvariants() -> list[dict[str, Any]]:
-        """Every variant: id, name, description and group."""
-        return [v.model_dump(exclude_none=True) for v in GAMEINFO.variants]
+    def allvariants(*, locale: str | None = None) -> list[dict[str, Any]]:
+        """Every variant: id, name, description and group (words in ``locale``'s
+        language, default English)."""
+        info = gameinfo_in(catalogue(locale))
+        return [v.model_dump(exclude_none=True) for v in info.variants]
 
     # -- endings outside the rules -------------------------------------------
 
@@ -463,7 +541,7 @@ class StawvsGame:
 
     def _end(self, how: str, player: int | None) -> StawvsGame:
         if self.gameover:
-            raise IllegalMoveError(ErrorCode.GAMEOVER, "The game is already over.")
+            raise IllegalMoveError(ErrorCode.GAMEOVER, self._words(None).say(ALREADY_OVER))
         self._push(self._entry.ended_by(how, player, self._clock()))
         self._just_moved = False
         return self
@@ -486,39 +564,55 @@ class StawvsGame:
         other._stack = list(self._stack)
         return other
 
-    def render(self) -> dict[str, Any]:
-        """The board for the Abstract Play renderer (docs/CONTRACT.md §6)."""
-        if self._preview is not None:
-            shown, results = self._preview
-            return render.render(shown, results, numplayers=self.numplayers, exit_mark=True)
+    def render(self, *, locale: str | None = None) -> dict[str, Any]:
+        """The board for the Abstract Play renderer (docs/CONTRACT.md §6), its
+        labels in the game's language (or ``locale``'s)."""
+        words = self._words(locale)
+        shown = self._preview
+        if shown is not None:
+            return render.render(
+                shown.position,
+                shown.events,
+                numplayers=self.numplayers,
+                exit_mark=True,
+                partial=shown.partial,
+                words=words,
+            )
         return render.render(
             self.position,
-            self._entry.results,
+            self._entry.events,
             numplayers=self.numplayers,
             exit_mark=self._just_moved,
+            words=words,
         )
 
-    def chat_log(self, names: Sequence[str] | None = None) -> list[list[str]]:
-        """Per stack entry with results: ``[timestamp, sentence, …]``."""
+    def chat_log(
+        self, names: Sequence[str] | None = None, *, locale: str | None = None
+    ) -> list[list[str]]:
+        """Per stack entry with results: ``[timestamp, sentence, …]``, in the
+        game's language (or ``locale``'s)."""
         if not isinstance(names, list | tuple | None):
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT, f"names are a list of player names, not {names!r}"
             )
-        return chat.chat_log(self._stack, self.numplayers, names)
+        return chat.chat_log(self._stack, self.numplayers, names, self._words(locale))
 
     def gen_record(self, **kwargs: Any) -> dict[str, Any]:
         """The record of this finished game (see :func:`stawvs_ap.host.record.gen_record`)."""
         return gen_record(self._stack, self.numplayers, self.variants, clock=self._clock, **kwargs)
 
     @staticmethod
-    def info() -> str:
-        """The game's metadata (docs/CONTRACT.md §7) as JSON text."""
-        return gameinfo_json(GAMEINFO)
+    def info(*, locale: str | None = None) -> str:
+        """The game's metadata (docs/CONTRACT.md §7) as JSON text; the
+        description and the variants' names and descriptions in ``locale``'s
+        language (default English)."""
+        return gameinfo_json(gameinfo_in(catalogue(locale)))
 
-    def get_variants(self) -> list[str]:
+    def get_variants(self, *, locale: str | None = None) -> list[str]:
         """Display names of the active variants, with the default setup's name
-        when no setup variant is on (as the game record's header lists them)."""
-        return variant_display_names(self.variants)
+        when no setup variant is on (as the game record's header lists them,
+        but in the game's language, or ``locale``'s)."""
+        return variant_display_names(self.variants, self._words(locale))
 
     @property
     def version(self) -> str:

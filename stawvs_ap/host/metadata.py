@@ -14,6 +14,8 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.variants import SETUP_VARIANTS, VARIANTS
+from ..i18n import Catalogue, Message, catalogue
+from . import messages as m
 
 __all__ = [
     "DEFAULT_SETUP_NAME",
@@ -22,6 +24,7 @@ __all__ = [
     "Person",
     "Variant",
     "gameinfo_dict",
+    "gameinfo_in",
     "gameinfo_json",
     "variant_display_names",
     "variant_ids_from_display_names",
@@ -82,24 +85,24 @@ class GameInfo(BaseModel):
 
 #: The uid upstream presumes for "no variant of the group ``setup``".
 DEFAULT_SETUP_UID: Final = "#setup"
-DEFAULT_SETUP_NAME: Final = "Default setup (empty corners)"
+#: The default setup's display name as records write it (in English).
+DEFAULT_SETUP_NAME: Final = m.DEFAULT_SETUP_NAME.text
 
-_DESCRIPTION: Final = (
-    "A set-collection game for 2 to 4 players, designed by Russ Williams for "
-    "Looney Pyramids. Sixty pyramids are shuffled onto an 8×8 board, leaving four "
-    "squares empty. Each player first places caps on pyramids; then, in turn, a "
-    "player slides one cap in a straight line (orthogonally or diagonally) over "
-    "free pyramids and claims a pyramid in a straight free line from where it "
-    "landed. A player with no move passes for the rest of the game. When everyone "
-    "has passed, the pyramids under the caps are collected too and collections "
-    "score: 7 points for each tree of one colour (small, medium and large), 5 for "
-    "each mixed tree and 1 for every other pyramid. The highest score wins."
-)
+#: Each variant's name and description, by uid, in the order hosts list them.
+_VARIANT_WORDS: Final[dict[str, tuple[Message, Message]]] = {
+    DEFAULT_SETUP_UID: (m.DEFAULT_SETUP_NAME, m.DEFAULT_SETUP_DESCRIPTION),
+    "hole": (m.HOLE_NAME, m.HOLE_DESCRIPTION),
+    "random": (m.RANDOM_NAME, m.RANDOM_DESCRIPTION),
+    "hey": (m.HEY_NAME, m.HEY_DESCRIPTION),
+    "finalfree": (m.FINALFREE_NAME, m.FINALFREE_DESCRIPTION),
+    "pieces-2": (m.PIECES_2_NAME, m.PIECES_2_DESCRIPTION),
+}
+_GROUPS: Final = {DEFAULT_SETUP_UID: "setup", "hole": "setup", "random": "setup"}
 
 GAMEINFO: Final = GameInfo(
     name="Stawvs",
     uid="stawvs",
-    description=_DESCRIPTION,
+    description=m.DESCRIPTION.text,
     urls=[
         "https://looneypyramids.wiki/wiki/Stawvs",
         "https://boardgamegeek.com/boardgame/130579/stawvs",
@@ -109,42 +112,8 @@ GAMEINFO: Final = GameInfo(
     date_added="2025-12-12",
     people=[Person(type="designer", name="Russ Williams")],
     variants=[
-        Variant(
-            uid=DEFAULT_SETUP_UID,
-            name=DEFAULT_SETUP_NAME,
-            description="The four corner squares start empty.",
-            group="setup",
-        ),
-        Variant(
-            uid="hole",
-            name="Center hole",
-            description="The four centre squares (d4, e4, d5, e5) start empty "
-            "instead of the corners.",
-            group="setup",
-        ),
-        Variant(
-            uid="random",
-            name="Random gaps",
-            description="Four squares chosen at random start empty instead of the corners.",
-            group="setup",
-        ),
-        Variant(
-            uid="hey",
-            name="Simpler captures",
-            description="After moving a cap you always claim the pyramid on the "
-            "square it just left; there is no other choice.",
-        ),
-        Variant(
-            uid="finalfree",
-            name="No final captures",
-            description="At the end the pyramids under the caps stay on the board: "
-            "they are not collected and do not score.",
-        ),
-        Variant(
-            uid="pieces-2",
-            name="2 pieces each",
-            description="Each player has two caps instead of three.",
-        ),
+        Variant(uid=uid, name=name.text, description=text.text, group=_GROUPS.get(uid))
+        for uid, (name, text) in _VARIANT_WORDS.items()
     ],
     playercounts=[2, 3, 4],
     categories=[
@@ -157,8 +126,26 @@ GAMEINFO: Final = GameInfo(
     flags=["scores", "autopass"],
 )
 
-_NAME_OF: Final[dict[str, str]] = {v.uid: v.name for v in GAMEINFO.variants}
 _ID_OF: Final[dict[str, str]] = {v.name: v.uid for v in GAMEINFO.variants if v.uid in VARIANTS}
+
+
+def gameinfo_in(words: Catalogue) -> GameInfo:
+    """:data:`GAMEINFO` with its description and the variants' names and
+    descriptions in ``words``' language (all else, uids included, unchanged)."""
+    if words is catalogue():
+        return GAMEINFO
+    variants = [
+        v.model_copy(
+            update={
+                "name": words.say(_VARIANT_WORDS[v.uid][0]),
+                "description": words.say(_VARIANT_WORDS[v.uid][1]),
+            }
+        )
+        for v in GAMEINFO.variants
+    ]
+    return GAMEINFO.model_copy(
+        update={"description": words.say(m.DESCRIPTION), "variants": variants}
+    )
 
 
 def gameinfo_dict(info: GameInfo = GAMEINFO) -> dict[str, Any]:
@@ -171,9 +158,10 @@ def gameinfo_json(info: GameInfo = GAMEINFO) -> str:
     return json.dumps(gameinfo_dict(info), ensure_ascii=False)
 
 
-def variant_display_names(variants: Iterable[str]) -> list[str]:
+def variant_display_names(variants: Iterable[str], words: Catalogue | None = None) -> list[str]:
     """The display names of ``variants`` (ids, in their order), followed by the
-    default setup's name when none of them chooses the setup.
+    default setup's name when none of them chooses the setup: in English, as
+    records write them, or in ``words``' language.
 
     Raises ``KeyError`` for an unknown variant id.
     """
@@ -181,10 +169,9 @@ def variant_display_names(variants: Iterable[str]) -> list[str]:
     unknown = [uid for uid in ids if uid not in VARIANTS]
     if unknown:
         raise KeyError(unknown[0])
-    names = [_NAME_OF[uid] for uid in ids]
     if not any(uid in SETUP_VARIANTS for uid in ids):
-        names.append(DEFAULT_SETUP_NAME)
-    return names
+        ids.append(DEFAULT_SETUP_UID)
+    return [(words or catalogue()).say(_VARIANT_WORDS[uid][0]) for uid in ids]
 
 
 def variant_ids_from_display_names(names: Sequence[str]) -> list[str]:

@@ -1,14 +1,21 @@
-"""The board as JSON for the Abstract Play renderer (docs/CONTRACT.md §6)."""
+"""The board as JSON for the Abstract Play renderer (docs/CONTRACT.md §6).
+
+The annotations are made from the shown move's events (or the partial move
+being previewed); the labels are worded in the player's language.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ..core.events import Event, Moved, Placed
+from ..core.moves import Move
 from ..core.position import EMPTY, Position
 from ..core.pyramids import PYRAMIDS, Colour
 from ..core.scoring import group_collection, score
-from ..core.squares import SQUARE_OF_NAME
+from ..i18n import Catalogue, Phrase, catalogue
+from .messages import STASH_LABEL
 
 __all__ = ["legend", "render"]
 
@@ -73,59 +80,61 @@ def _pieces(position: Position) -> list[list[list[str]]]:
     return rows
 
 
-def _areas(position: Position) -> list[dict[str, Any]]:
+def _areas(position: Position, words: Catalogue) -> list[dict[str, Any]]:
     areas = []
     for player, collection in enumerate(position.captured, start=1):
         if not collection:
             continue
         stacks = group_collection(collection)
         stash = [[_STASH_CODES[p] for p in stack] for stack in stacks]
-        areas.append(
-            {
-                "type": "localStash",
-                "label": f"Player {player}'s pyramids ({score(collection)} points)",
-                "stash": stash,
-            }
-        )
+        label = words.say(Phrase(STASH_LABEL, {"player": player, "points": score(collection)}))
+        areas.append({"type": "localStash", "label": label, "stash": stash})
     return areas
 
 
-def _at(name: str) -> dict[str, int]:
-    sq = SQUARE_OF_NAME[name]
+def _at(sq: int) -> dict[str, int]:
     return {"row": sq >> 3, "col": sq & 7}
 
 
-def _annotations(results: Sequence[dict[str, Any]], exit_mark: bool) -> list[dict[str, Any]]:
+def _annotations(
+    events: Sequence[Event], partial: Move | None, exit_mark: bool
+) -> list[dict[str, Any]]:
     notes: list[dict[str, Any]] = []
-    for result in results:
-        kind = result.get("type")
-        if kind == "place":
-            notes.append({"type": "enter", "targets": [_at(result["where"])]})
-        elif kind == "move" and result.get("from"):
-            source, dest, target = result["from"], result.get("to"), result.get("how")
+    if partial is not None:  # a cap chosen (FROM), perhaps with where it lands (FROM-TO)
+        assert partial.source is not None
+        if exit_mark:
+            notes.append({"type": "exit", "targets": [_at(partial.source)]})
+        if partial.dest is not None:
+            notes.append({"type": "move", "targets": [_at(partial.source), _at(partial.dest)]})
+        return notes
+    for event in events:
+        if type(event) is Placed:
+            notes.append({"type": "enter", "targets": [_at(event.square)]})
+        elif type(event) is Moved:
+            source, dest, target = event.source, event.dest, event.target
             if exit_mark:
                 notes.append({"type": "exit", "targets": [_at(source)]})
-            if dest:
-                notes.append({"type": "move", "targets": [_at(source), _at(dest)]})
-                if target:
-                    notes.append({"type": "glyph", "glyph": "note", "targets": [_at(target)]})
-                    notes.append(
-                        {"type": "move", "style": "dashed", "targets": [_at(dest), _at(target)]}
-                    )
+            notes.append({"type": "move", "targets": [_at(source), _at(dest)]})
+            notes.append({"type": "glyph", "glyph": "note", "targets": [_at(target)]})
+            notes.append({"type": "move", "style": "dashed", "targets": [_at(dest), _at(target)]})
     return notes
 
 
 def render(
     position: Position,
-    results: Sequence[dict[str, Any]],
+    events: Sequence[Event],
     *,
     numplayers: int,
     exit_mark: bool = False,
+    partial: Move | None = None,
+    words: Catalogue | None = None,
 ) -> dict[str, Any]:
-    """The render of ``position``, annotated with the move whose ``results`` are given.
+    """The render of ``position``, annotated with the move whose ``events`` are
+    given, or with the ``partial`` move (``FROM`` or ``FROM-TO``) being previewed.
 
     ``exit_mark`` adds the ``exit`` mark on the square a cap just left, which
-    only an object that has just made (or previewed) the move shows.
+    only an object that has just made (or previewed) the move shows. Labels
+    are in ``words``' language (default English).
     """
     out: dict[str, Any] = {
         "renderer": "stacking-expanding",
@@ -133,10 +142,10 @@ def render(
         "legend": {key: dict(glyph) for key, glyph in _legend(numplayers).items()},
         "pieces": _pieces(position),
     }
-    areas = _areas(position)
+    areas = _areas(position, words or catalogue())
     if areas:
         out["areas"] = areas
-    notes = _annotations(results, exit_mark)
+    notes = _annotations(events, partial, exit_mark)
     if notes:
         out["annotations"] = notes
     return out

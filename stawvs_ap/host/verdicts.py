@@ -1,8 +1,9 @@
 """Judging a move for the player to move: the verdicts a host shows players.
 
 :func:`judge` is the one judge: it parses the move, asks the rules core which
-rule it breaks first (in the order of docs/CONTRACT.md §3) and words the answer
-for players. It never raises.
+rule it breaks first (in the order of docs/CONTRACT.md §3) and says why in a
+phrase of :mod:`stawvs_ap.host.messages`, worded in the player's language when
+a host asks. It never raises.
 """
 
 from __future__ import annotations
@@ -13,7 +14,34 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Position
 from ..core.squares import SQUARE_NAMES
 from ..errors import ErrorCode
-from ..state.results import describe
+from ..i18n import Argument, Catalogue, Message, Phrase
+from .messages import (
+    BAD_CLAIM,
+    BAD_CLAIM_HEY,
+    BAD_SLIDE,
+    CANNOT_MOVE,
+    CHOOSE_CAP,
+    CHOOSE_CLAIM,
+    CHOOSE_DEST,
+    CHOOSE_HEY_CLAIM,
+    CHOOSE_PLACEMENT,
+    GAME_OVER,
+    MALFORMED,
+    MALFORMED_VALUE,
+    MUST_PASS,
+    NO_PASS_CAN_MOVE,
+    NO_PASS_PLACING,
+    NOT_A_MOVE,
+    NOT_ONE_SQUARE,
+    NOT_TEXT,
+    NOT_YOUR_CAP,
+    PASS_NOW,
+    PLACE_HERE,
+    PLACEMENT_TAKEN,
+    SLIDE_AND_CLAIM,
+    TOO_LONG,
+    claimed,
+)
 
 __all__ = [
     "COMPLETE",
@@ -21,6 +49,7 @@ __all__ = [
     "ValidationResult",
     "Verdict",
     "abstract_play_form",
+    "instructions",
     "judge",
 ]
 
@@ -53,116 +82,130 @@ def abstract_play_form(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class Verdict(NamedTuple):
-    """A judged move: the parsed ``move`` when valid, else the ``code`` and
-    ``message`` of the refusal. Accepted moves are worded only when asked
-    (:meth:`result`): a host that just plays moves never reads the sentence."""
+    """A judged move: the parsed ``move`` when valid, else the ``code`` of the
+    refusal and what was ``refused`` (the parsed move, the broken :class:`Move`,
+    or the syntax error of a text that is no move). A verdict is worded only
+    when asked (:meth:`phrase`, :meth:`result`): a host that just plays moves
+    never reads the sentence."""
 
     move: Move | None
     complete: int | None = None
     code: ErrorCode | None = None
-    message: str = ""
+    refused: Move | MoveSyntaxError | None = None
 
-    def result(self, position: Position) -> ValidationResult:
-        """The public verdict, with its message for the player."""
+    def phrase(self, position: Position) -> Phrase:
+        """What the verdict tells the player: why the move is refused, what the
+        move does, or what is to be done first."""
         if self.move is None:
-            return ValidationResult(False, self.message, code=self.code)
+            assert self.code is not None
+            return _why(self.code, position, self.refused)
         if self.move.is_empty:
-            return ValidationResult(True, _instructions(position), INCOMPLETE)
-        canrender = None if self.move.is_pass else True
-        return ValidationResult(True, _accepted(position, self.move), self.complete, canrender)
+            return instructions(position)
+        return Phrase(*_accepted(position, self.move))
+
+    def result(self, position: Position, words: Catalogue) -> ValidationResult:
+        """The public verdict, with its message for the player in ``words``' language."""
+        move = self.move
+        if move is None:
+            return ValidationResult(False, words.say(self.phrase(position)), code=self.code)
+        if move.is_empty:
+            return ValidationResult(True, words.say(instructions(position)), INCOMPLETE)
+        message = words.format(*_accepted(position, move))
+        return ValidationResult(True, message, self.complete, None if move.is_pass else True)
 
 
 def judge(position: Position, text: object, *, game_over: bool = False) -> Verdict:
     """Judge ``text`` (a move string or a :class:`Move`) as the next move of
     ``position``'s player to move."""
     if game_over:
-        return _refused(ErrorCode.GAMEOVER, "The game is over: no more moves can be made.")
+        return Verdict(None, code=ErrorCode.GAMEOVER)
     if type(text) is Move:
         move = text
         if not move.is_well_formed():
-            return _refused(
-                ErrorCode.MALFORMED, f"That is not a move ({tuple(move)!r} is no move of Stawvs)."
-            )
+            return Verdict(None, code=ErrorCode.MALFORMED, refused=move)
     else:
         try:
             move = Move.parse(text)  # type: ignore[arg-type]  # refuses non-text itself
         except MoveSyntaxError as exc:
-            return _refused(
-                ErrorCode.MALFORMED,
-                f"That is not a move ({exc}). Write a square such as d5, a move such as "
-                "c3-f6,f2, or pass.",
-            )
+            return Verdict(None, code=ErrorCode.MALFORMED, refused=exc)
     code = position.problem(move)
     if code is not None:
-        return _refused(code, _why(code, position, move))
+        return Verdict(None, code=code, refused=move)
     complete = COMPLETE if position.is_complete(move) else INCOMPLETE
     # Not Verdict(...): a named tuple's generated __new__ costs as much again, on every move.
-    return tuple.__new__(Verdict, (move, complete, None, ""))
+    return tuple.__new__(Verdict, (move, complete, None, None))
 
 
-def _refused(code: ErrorCode, message: str) -> Verdict:
-    return Verdict(None, code=code, message=message)
+def _syntax(error: MoveSyntaxError) -> Phrase:
+    """What a text that is no move breaks, in words."""
+    if error.problem == "not-text":
+        return Phrase(NOT_TEXT, {"type": error.subject})
+    if error.problem == "too-long":
+        return Phrase(TOO_LONG, {"limit": error.subject})
+    return Phrase(NOT_A_MOVE, {"text": repr(error.subject)})
 
 
-def _why(code: ErrorCode, position: Position, move: Move) -> str:
-    """The sentence that explains a refusal to the player."""
+def _why(code: ErrorCode, position: Position, refused: Move | MoveSyntaxError | None) -> Phrase:
+    """The phrase that explains a refusal to the player."""
+    if code is ErrorCode.GAMEOVER:
+        return Phrase(GAME_OVER)
+    if isinstance(refused, MoveSyntaxError):
+        return Phrase(MALFORMED, {"problem": _syntax(refused)})
+    assert refused is not None
+    move = refused
+    if code is ErrorCode.MALFORMED:
+        return Phrase(MALFORMED_VALUE, {"fields": repr(tuple(move))})
     source = SQUARE_NAMES[move.source] if move.source is not None else ""
     dest = SQUARE_NAMES[move.dest] if move.dest is not None else ""
     target = SQUARE_NAMES[move.target] if move.target is not None else ""
     if code is ErrorCode.NOPASS:
-        if position.mode == "place":
-            return "You cannot pass while caps are being placed."
-        return "You cannot pass while one of your caps can still move."
+        return Phrase(NO_PASS_PLACING if position.mode == "place" else NO_PASS_CAN_MOVE)
     if code is ErrorCode.BAD_PLACEMENT:
         if move.dest is not None:
-            return "While placing caps, a move is a single square, such as d5."
-        return f"You cannot place a cap on {source}: choose a pyramid with no cap on it."
+            return Phrase(NOT_ONE_SQUARE)
+        return Phrase(PLACEMENT_TAKEN, {"square": source})
     if code is ErrorCode.MUST_PASS:
-        return "You have passed, so from now on you can only pass."
+        return Phrase(MUST_PASS)
     if code is ErrorCode.BAD_START:
-        return f"There is no cap of yours on {source}: choose one of your own caps."
+        return Phrase(NOT_YOUR_CAP, {"square": source})
     if code is ErrorCode.BAD_MOVE:
-        return (
-            f"Your cap on {source} cannot slide to {dest}: it moves in a straight line over "
-            "pyramids without caps and stops on one."
-        )
+        return Phrase(BAD_SLIDE, {"source": source, "dest": dest})
     if code is ErrorCode.BAD_CLAIM_HEY:
-        return f"With simpler captures you must claim the pyramid you just left, on {source}."
-    return (
-        f"You cannot claim {target} from {dest}: claim a pyramid without a cap in a "
-        "straight, unobstructed line from where your cap landed."
-    )
+        return Phrase(BAD_CLAIM_HEY, {"source": source})
+    return Phrase(BAD_CLAIM, {"target": target, "dest": dest})
 
 
-def _accepted(position: Position, move: Move) -> str:
-    """What an accepted move (complete or partial) tells the player."""
+def _accepted(position: Position, move: Move) -> tuple[Message, dict[str, Argument]]:
+    """What an accepted move (complete or partial) tells the player: a message
+    and its arguments (a phrase, made only when one is kept)."""
     source, dest, target = move.source, move.dest, move.target
+    names = SQUARE_NAMES
     if target is not None:
         assert source is not None and dest is not None
-        names = SQUARE_NAMES
-        return (
-            f"Slide from {names[source]} to {names[dest]} "
-            f"and claim {describe(position.board[target])} on {names[target]}."
-        )
+        return SLIDE_AND_CLAIM, {
+            "source": names[source],
+            "dest": names[dest],
+            "pyramid": claimed(position.board[target]),
+            "target": names[target],
+        }
     if move.is_pass:
-        return "You have no move left, so you pass."
+        return PASS_NOW, {}
     assert source is not None
     if position.mode == "place":
-        return f"Place your cap on {SQUARE_NAMES[source]}."
+        return PLACE_HERE, {"square": names[source]}
     if dest is None:
-        return f"Now choose where your cap on {SQUARE_NAMES[source]} slides to."
+        return CHOOSE_DEST, {"source": names[source]}
     if position.rules.hey:
-        return (
-            f"With simpler captures you claim the pyramid you leave: add ,{SQUARE_NAMES[source]}."
-        )
-    return f"Now choose the pyramid to claim from {SQUARE_NAMES[dest]}."
+        return CHOOSE_HEY_CLAIM, {"source": names[source]}
+    return CHOOSE_CLAIM, {"dest": names[dest]}
 
 
-def _instructions(position: Position) -> str:
+def instructions(position: Position) -> Phrase:
+    """What the player to move is to do first."""
     if position.mode == "place":
-        return "Choose a pyramid with no cap on it to place one of your caps."
+        return Phrase(CHOOSE_PLACEMENT)
     if position.must_pass():
         if position.currplayer in position.eliminated:
-            return "You have passed, so from now on you can only pass."
-        return "None of your caps can move: you must pass."
-    return "Choose one of your caps to move."
+            return Phrase(MUST_PASS)
+        return Phrase(CANNOT_MOVE)
+    return Phrase(CHOOSE_CAP)

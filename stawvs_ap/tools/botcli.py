@@ -18,19 +18,27 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from ..bots import Bot
-from ..bots.arena import BotSpec, format_table, match_report, play_match, summarise
+from ..bots.arena import Match, format_table, match_report, play_match, summarise
+from ..bots.base import TOP
+from ..bots.journal import Journal
+from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS, Option, excerpt
+from ..bots.runners import InProcess, LocalProcesses, Runner, cores
+from ..bots.spec import BotSpec, make_bot, options_help
 from ..core.variants import check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
+from . import messages as m
+from .console import MAX_LINE, Console, shown
 from .safe_io import Transaction
 from .textboard import board_text
 
 Outputs = dict[str, str]
 
-__all__ = ["BotCliError", "add_bot_commands", "seed_of"]
+__all__ = ["MAX_GAMES", "BotCliError", "add_bot_commands", "progress_bar", "runner_for", "seed_of"]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
@@ -49,17 +57,19 @@ def _whole(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number") from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError(f"seconds must be positive, not {text}")
-    return value
+def _declared(option: Option[Any]) -> Callable[[str], Any]:
+    """An argparse type reading ``option`` as its declaration says (type and range)."""
+
+    def read(text: str) -> Any:
+        try:
+            return option.parse(text)
+        except StawvsError as exc:
+            raise argparse.ArgumentTypeError(exc.message.replace("option ", "--", 1)) from None
+
+    return read
 
 
 def _spec(text: str) -> BotSpec:
@@ -118,9 +128,13 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     game = _load(io, args.state)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
-    bot = args.bot.make(seed_of(args.seed))
-    seconds = args.seconds if args.seconds is not None or args.iterations else 1.0
-    candidates = bot.analyse(game, seconds=seconds, iterations=args.iterations, top=args.top)
+    # Without --seconds or --iterations the spec's own budget holds (else the bot's).
+    bot, budget = make_bot(
+        args.bot, seed=seed_of(args.seed), seconds=args.seconds, iterations=args.iterations
+    )
+    candidates = bot.analyse(
+        game, seconds=budget.seconds, iterations=budget.iterations, top=args.top
+    )
     if args.json:
         doc = {
             "player": game.currplayer,
@@ -136,21 +150,58 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
 # -- arena -------------------------------------------------------------------------
 
 
-def progress_bar(stream: TextIO, width: int = 30) -> Callable[[int, int], None]:
-    """A progress callback drawing ``[#####.....] done/total games`` on ``stream``."""
-    started = time.monotonic()
+#: The most games one ``arena`` run plays (its results are held in memory).
+MAX_GAMES = 100_000
 
-    def show(done: int, total: int) -> None:
-        filled = width * done // total if total else width
-        elapsed = time.monotonic() - started
-        stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games {elapsed:.0f}s"
+
+def progress_bar(stream: TextIO, width: int = 30) -> _ProgressBar:
+    """A progress callback drawing ``[#####.....] done/total games`` on ``stream``,
+    with the games retried after a worker died under them."""
+    return _ProgressBar(stream, width)
+
+
+class _ProgressBar:
+    def __init__(self, stream: TextIO, width: int) -> None:
+        self.stream, self.width = stream, width
+        self.started = time.monotonic()
+        self.open = False  # a bar is drawn and its line not yet ended
+
+    def __call__(self, done: int, total: int, retries: int = 0) -> None:
+        filled = self.width * done // total if total else self.width
+        elapsed = time.monotonic() - self.started
+        again = f", {retries} retried" if retries else ""
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{total} games {elapsed:.0f}s{again}")
+        self.open = done != total
+        self.stream.write("" if self.open else "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        """End the bar's line, so that what follows (an error, an interrupt) has its own."""
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False
+
+
+def runner_for(cluster: str | None, jobs: int | None) -> tuple[Runner, Callable[[], None]]:
+    """The runner of ``--cluster ADDRESS`` or ``--jobs J`` (neither: this process),
+    and how to let it go when done; ``BAD_ARGUMENT`` for both, or for more jobs
+    than cores, and ``ARENA_FAILED`` for a cluster that cannot be reached."""
+    if cluster is not None:
+        if jobs is not None:
+            raise BotCliError("give --jobs or --cluster, not both: the cluster has its own workers")
+        from ..bots.cluster import Cluster  # Dask is imported only when asked for
+
+        connected = Cluster(cluster)
+        return connected, connected.close
+    jobs = 1 if jobs is None else jobs
+    most = cores()
+    if not 1 <= jobs <= most:
+        raise BotCliError(
+            f"--jobs must be from 1 to {most} (the cores of this machine), not {jobs}"
         )
-        if done == total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
+    return (LocalProcesses(jobs) if jobs > 1 else InProcess()), lambda: None
 
 
 def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
@@ -158,39 +209,67 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
         args.bot or [BotSpec.parse("mcts:seconds=0.25"), BotSpec.parse("greedy")], args.players
     )
     variants = _variants(args.variant)
-    if args.games < 1:
-        raise BotCliError(f"--games must be at least 1, not {args.games}")
-    if args.jobs < 1:
-        raise BotCliError(f"--jobs must be at least 1, not {args.jobs}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise BotCliError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
+    if args.resume and args.records is None:
+        raise BotCliError("--resume continues the run kept with --records DIR: give its DIR")
     seed = seed_of(args.seed)
     assert seed is not None
+    match = Match(tuple(lineup), tuple(variants), seed)
     progress = None if args.quiet else progress_bar(sys.stderr)
-    results = play_match(
-        lineup, args.games, variants=variants, seed=seed, jobs=args.jobs, progress=progress
-    )
+    runner, release = runner_for(args.cluster, args.jobs)  # refused before DIR is made
+    journal = None
+    try:
+        if args.records:
+            journal = Journal(args.records, match, resume=args.resume)
+        results = play_match(
+            lineup,
+            args.games,
+            variants=variants,
+            seed=seed,
+            runner=runner,
+            keeper=journal,
+            progress=progress,
+        )
+    except StawvsError as exc:
+        if journal is None or exc.code != ErrorCode.ARENA_FAILED:
+            raise
+        kept = len(journal.played())
+        raise BotCliError(
+            f"{exc.message}; what it played is kept in {args.records!r} "
+            f"({kept} game{'s' if kept != 1 else ''}): the same command with --resume "
+            "continues the run"
+        ) from None
+    finally:
+        release()
+        if progress is not None:
+            progress.end()
+        if journal is not None:
+            journal.close()
     if args.json:
-        report = match_report(lineup, results, variants=variants, seed=seed)
+        report = match_report(
+            lineup,
+            results,
+            variants=variants,
+            seed=seed,
+            record_path=journal.record_path if journal else None,
+        )
         return {"-": json.dumps(report, indent=2, ensure_ascii=False) + "\n"}
     plies = sum(r.plies for r in results) / len(results)
+    retries = sum(r.attempts - 1 for r in results)
+    notes = (f", {retries} retried" if retries else "") + (
+        f", kept in {args.records}" if args.records else ""
+    )
     return {
         "-": (
             f"{len(lineup)} players, variants: {', '.join(variants) or 'none'}, seed {seed}, "
-            f"{len(results)} games, {plies:.1f} plies a game\n\n"
+            f"{len(results)} games, {plies:.1f} plies a game{notes}\n\n"
             + format_table(summarise(lineup, results))
         )
     }
 
 
 # -- play --------------------------------------------------------------------------
-
-_HELP = """Type a move (d5 to place a cap; c3-f6,f2 to slide from c3 to f6 and claim f2;
-pass when you cannot move), or a command:
-  moves   list your legal moves
-  hint    ask the first bot for a hint
-  undo    take back your last move (and the bots' answers)
-  help    show this text
-  quit    leave the game
-"""
 
 
 def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
@@ -199,17 +278,20 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     players = len(lineup) + 1
     if not 1 <= args.seat <= players:
         raise BotCliError(f"--seat must be 1 to {players}, not {args.seat}")
-    game = StawvsGame.new(players, _variants(args.variant), seed=seed_of(args.seed))
+    game = StawvsGame.new(
+        players, _variants(args.variant), seed=seed_of(args.seed), locale=args.locale
+    )
+    words = catalogue(game.locale)
     seed = seed_of(args.seed)
     bots: dict[int, Bot] = {}
-    names = ["You"] * players
+    names = [words.say(m.PLAY_YOU)] * players
     others = iter(lineup)
     for seat in range(1, players + 1):
         if seat != args.seat:
             spec = next(others)
             bots[seat] = spec.make(None if seed is None else f"{seed}:{seat}")
-            names[seat - 1] = f"{spec.name} (bot)"
-    _Session(game, bots, names, args.seat, sys.stdin, sys.stdout).run()
+            names[seat - 1] = words.say(Phrase(m.PLAY_BOT_NAME, {"name": spec.name}))
+    _Session(game, bots, names, args.seat, Console()).run()
     return {}
 
 
@@ -217,64 +299,73 @@ class _Session:
     """A terminal game: the person at ``seat`` types, the bots answer."""
 
     def __init__(
-        self,
-        game: StawvsGame,
-        bots: dict[int, Bot],
-        names: list[str],
-        seat: int,
-        read: TextIO,
-        write: TextIO,
+        self, game: StawvsGame, bots: dict[int, Bot], names: list[str], seat: int, console: Console
     ) -> None:
         self.game, self.bots, self.names, self.seat = game, bots, names, seat
-        self.read, self.write = read, write
+        self.console = console
         self.turns: list[int] = []  # the plies at which the person moved
+        self.words: Catalogue = catalogue(game.locale)
 
-    def say(self, text: str) -> None:
-        self.write.write(text + "\n")
-        self.write.flush()
+    def say(self, text: str | Phrase) -> None:
+        self.console.say(text if isinstance(text, str) else self.words.say(text))
 
     def run(self) -> None:
         game = self.game
-        self.say(f"Stawvs for {game.numplayers}: you are player {self.seat}. Type help for help.")
+        self.say(Phrase(m.PLAY_WELCOME, {"players": game.numplayers, "seat": self.seat}))
         self.say(board_text(game, names=self.names))
         while not game.gameover:
             player = game.currplayer
             if player in self.bots:
                 move = self.bots[player].choose(game)
                 game.move(move)
-                self.say(f"Player {player} ({self.names[player - 1]}) plays {move}.")
+                name = self.names[player - 1]
+                self.say(
+                    Phrase(m.PLAY_BOT_PLAYS, {"player": player, "name": name, "move": str(move)})
+                )
                 self.say(board_text(game, names=self.names))
                 continue
             if not self.ask():
-                self.say("Bye.")
+                self.say(Phrase(m.PLAY_BYE))
                 return
-        self.say("The game is over.")
+        self.say(Phrase(m.PLAY_GAME_OVER))
 
     def ask(self) -> bool:
         """Read and carry out one line of the person's; False at the end of input or ``quit``."""
         game = self.game
-        self.write.write("Your move: ")
-        self.write.flush()
-        line = self.read.readline()
-        if not line:
+        self.console.write(self.words.say(m.PLAY_PROMPT))
+        line = self.console.read_line()
+        if line is None:
             self.say("")
             return False
-        text = line.strip()
-        if not self.read.isatty():  # typed ahead or piped: show it as if typed
-            self.say(text)
+        text = line.text.strip()
+        if not self.console.interactive():  # typed ahead or piped: show it as if typed
+            self.say(shown(text))
+        if line.too_long:
+            self.say(Phrase(m.PLAY_TOO_LONG, {"limit": MAX_LINE}))
+            return True
         command = text.lower()
         if command in ("quit", "exit"):
             return False
         if command in ("help", "?"):
-            self.say(_HELP.rstrip())
+            self.say(Phrase(m.PLAY_HELP))
         elif command == "moves":
             moves = game.moves()
-            self.say(f"{len(moves)} legal moves: " + " ".join(moves))
+            self.say(Phrase(m.PLAY_MOVES, {"count": len(moves), "moves": " ".join(moves)}))
         elif command == "hint":
             adviser = next(iter(self.bots.values()))
-            best = adviser.analyse(game, seconds=1.0, top=3)
+            best = adviser.analyse(game, top=3)  # within the adviser's own budget
             adviser.forget()  # its tree is now rooted at the person's turn
-            self.say("Hint: " + ", ".join(f"{c.move} ({100 * c.value:.0f}%)" for c in best))
+            candidates = [
+                self.words.say(
+                    Phrase(
+                        m.PLAY_HINT_CANDIDATE,
+                        {"move": str(c.move), "percent": f"{100 * c.value:.0f}"},
+                    )
+                )
+                for c in best
+            ]
+            separator = self.words.say(LIST_SEPARATOR)
+            self.say(Phrase(m.PLAY_HINT, {"candidates": separator.join(candidates)}))
         elif command == "undo":
             self.undo()
         elif not text:
@@ -284,10 +375,8 @@ class _Session:
             try:
                 game.move(text)
             except StawvsError as exc:
-                self.say(
-                    f"Not a legal move: {exc.message} [{exc.code}] "
-                    "(type moves for the legal moves, help for help)"
-                )
+                message = shown(exc.message, 200)
+                self.say(Phrase(m.PLAY_ILLEGAL, {"message": message, "code": str(exc.code)}))
                 return True
             self.turns.append(before)
             self.say(board_text(game, names=self.names))
@@ -298,14 +387,14 @@ class _Session:
 
     def undo(self) -> None:
         if not self.turns:
-            self.say("There is no move of yours to take back.")
+            self.say(Phrase(m.PLAY_NO_UNDO))
             return
         back_to = self.turns.pop()
         while self._ply() > back_to:
             self.game.pop()
         for bot in self.bots.values():
             bot.forget()
-        self.say("Taken back.")
+        self.say(Phrase(m.PLAY_TAKEN_BACK))
         self.say(board_text(self.game, names=self.names))
 
 
@@ -320,12 +409,16 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         name: str, help_text: str, run: Callable[[argparse.Namespace, Transaction], Outputs]
     ) -> argparse.ArgumentParser:
         parser: argparse.ArgumentParser = sub.add_parser(
-            name, help=help_text, description=help_text
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=options_help(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         parser.set_defaults(run=run)
         return parser
 
-    bot_help = "a bot: random, greedy, mcts or uct, with options as NAME:KEY=VALUE,..."
+    bot_help = "a bot: random, greedy, mcts or uct, with options as NAME:KEY=VALUE,... (below)"
     variant_help = "variants: hole, random, hey, finalfree, pieces-2"
 
     hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)
@@ -339,12 +432,20 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     )
     hint.add_argument(
         "--seconds",
-        type=_seconds,
+        type=_declared(SECONDS),
         metavar="S",
-        help="thinking time (default: 1, unless --iterations is given)",
+        help=f"thinking time, at most {MAX_SECONDS:g} "
+        "(default: the spec's budget, else the bot's own: 1 s for mcts and uct)",
     )
-    hint.add_argument("--iterations", type=_whole, metavar="N", help="search iterations")
-    hint.add_argument("--top", type=_whole, default=5, metavar="K", help="candidates shown")
+    hint.add_argument(
+        "--iterations",
+        type=_declared(ITERATIONS),
+        metavar="N",
+        help=f"search iterations, 1 to {MAX_ITERATIONS:,}",
+    )
+    hint.add_argument(
+        "--top", type=_declared(TOP), default=5, metavar="K", help="candidates shown (default 5)"
+    )
     hint.add_argument("--seed", metavar="S", help="seed of the bot")
     hint.add_argument("--json", action="store_true", help="print JSON instead")
 
@@ -362,7 +463,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         type=_whole,
         default=20,
         metavar="N",
-        help="games to play (default 20; a multiple of the players keeps seats even)",
+        help="games to play, 1 to 100,000 (default 20; a multiple of the players keeps seats even)",
     )
     arena.add_argument(
         "--players", type=_whole, metavar="N", help="2, 3 or 4 (default: one per --bot, at least 2)"
@@ -377,9 +478,25 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     arena.add_argument(
         "--jobs",
         type=_whole,
-        default=1,
         metavar="J",
-        help="games played at once in separate processes (default 1)",
+        help="games played at once in separate processes, at most one per core (default 1)",
+    )
+    arena.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:PORT); "
+        "needs pip install 'stawvs-ap[cluster]'",
+    )
+    arena.add_argument(
+        "--records",
+        metavar="DIR",
+        help="keep every game as it finishes: its record (DIR/game-NNNNNN.json, "
+        "replayable) and its result (DIR/arena.jsonl)",
+    )
+    arena.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run kept in --records DIR: play only the games it lacks",
     )
     arena.add_argument("--json", action="store_true", help="print a JSON report instead")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")

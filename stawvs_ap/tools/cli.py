@@ -9,6 +9,12 @@ print to standard output or write the file given with ``-o``::
     stawvs-ap show game.json
     stawvs-ap svg game.json -o board.svg
     stawvs-ap replay record.json --ply 20 --svg board.svg
+    stawvs-ap show game.json --lang de
+
+Words for people (verdicts, the text board, the picture, the render's labels,
+the ``play`` game) are in the language ``--lang`` names, else in the one the
+environment asks for (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``),
+else English; states, records and codes are the same in every language.
 
 Bad input (an unreadable or oversized file, a broken state or record, an
 illegal move, an unknown variant, bad arguments, an output that cannot be
@@ -31,7 +37,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
+from ..i18n import language_of_environment, negotiate
 from ..records import from_record
+from ..service import serve
 from ..state.format import MAX_STATE_BYTES
 from .botcli import add_bot_commands, seed_of
 from .safe_io import (
@@ -43,9 +51,9 @@ from .safe_io import (
     label,
     write_stdout,
 )
-from .service import serve
 from .svg import board_svg
 from .textboard import board_text
+from .webcli import add_http_option, add_playground_command, run_http
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -161,6 +169,7 @@ def _cmd_moves(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 def _cmd_move(args: argparse.Namespace, io: Transaction) -> Outputs:
     game = _load_game(io, args.state)
+    game.locale = args.locale
     for number, move in enumerate(args.moves, start=1):
         try:
             game.move(move)
@@ -171,27 +180,27 @@ def _cmd_move(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_validate(args: argparse.Namespace, io: Transaction) -> Outputs:
-    verdict = _load_game(io, args.state).validate_move(args.move)
+    verdict = _load_game(io, args.state).validate_move(args.move, locale=args.locale)
     return {"-": _json(verdict.to_dict(), pretty=False)}
 
 
 def _cmd_render(args: argparse.Namespace, io: Transaction) -> Outputs:
     game = _show_ply(_load_game(io, args.state), args.ply)
-    return {args.output: _json(game.render())}
+    return {args.output: _json(game.render(locale=args.locale))}
 
 
 def _cmd_svg(args: argparse.Namespace, io: Transaction) -> Outputs:
     game = _show_ply(_load_game(io, args.state), args.ply)
-    return {args.output: board_svg(game, args.size, names=args.names)}
+    return {args.output: board_svg(game, args.size, names=args.names, locale=args.locale)}
 
 
 def _cmd_show(args: argparse.Namespace, io: Transaction) -> Outputs:
     game = _show_ply(_load_game(io, args.state), args.ply)
-    return {"-": board_text(game, names=args.names)}
+    return {"-": board_text(game, names=args.names, locale=args.locale)}
 
 
 def _cmd_info(args: argparse.Namespace, io: Transaction) -> Outputs:
-    return {"-": _json(json.loads(StawvsGame.info()))}
+    return {"-": _json(json.loads(StawvsGame.info(locale=args.locale)))}
 
 
 def _record_names(record: Any) -> list[str] | None:
@@ -213,6 +222,7 @@ def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
         record = record["record"]  # a golden fixture file wraps its game's record
     initial = _read_text(io, args.initial, "initial state") if args.initial else None
     game = _show_ply(from_record(record, initial=initial), args.ply)
+    game.locale = args.locale
     names = args.names or _record_names(record)
     outputs = {"-": board_text(game, names=names)}
     if args.svg:
@@ -237,6 +247,9 @@ def _cmd_record(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_serve(args: argparse.Namespace, io: Transaction) -> Outputs:
+    if args.http is not None:
+        run_http(*args.http, page=False)
+        return {}
     status = serve()
     if status:
         raise SystemExit(status)
@@ -278,9 +291,13 @@ def _add_output(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+_LANG_HELP = "the language of the words for people, such as de or pt-BR (default: from LANG)"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Play, show and replay games of Stawvs.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--lang", metavar="TAG", help=_LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def command(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
@@ -354,8 +371,14 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--uid", help="the game's id in the record (default: from the state)")
     _add_output(record, "record")
 
-    command("serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve)
+    serve = command(
+        "serve", "answer JSON-RPC 2.0 requests, one per line, on standard input", _cmd_serve
+    )
+    add_http_option(serve)
+    add_playground_command(sub)
     add_bot_commands(sub)
+    for subcommand in sub.choices.values():  # --lang after the command too
+        subcommand.add_argument("--lang", metavar="TAG", default=argparse.SUPPRESS, help=_LANG_HELP)
     return parser
 
 
@@ -385,6 +408,7 @@ def _run(argv: Sequence[str] | None) -> int:
         if exc.code is None:
             return 0
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    args.locale = negotiate(args.lang) if args.lang else language_of_environment()
     with Transaction(MAX_STATE_BYTES) as io:
         for path in _file_outputs(args):
             io.reserve(path)

@@ -7,11 +7,17 @@ caps in player colours, the grey ghosts left by final captures, the last move
 a ring around a placement), and below the board each player's collection
 grouped into trees with the score. Standard library only; the output depends
 on nothing but the position shown, so the same position gives the same bytes.
+
+For a page to play on, :func:`board_svg` also draws (each only when asked, so
+the plain picture stays as it is): a transparent square on top of each square
+carrying ``data-square="c3"`` for clicks, a letter of each pyramid's colour
+so that colours are told apart without hue, the squares a partial move can go
+to next, and labelled arrows for candidate moves (a hint).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
@@ -19,11 +25,14 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import EMPTY, Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score, tree_points
-from ..core.squares import FILES
+from ..core.squares import FILES, SQUARE_NAMES, Square
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
+from . import messages as m
+from .textboard import player_labels
 
-__all__ = ["CAP_COLOURS", "PYRAMID_COLOURS", "board_svg"]
+__all__ = ["CAP_COLOURS", "HIGHLIGHTS", "PYRAMID_COLOURS", "board_svg"]
 
 #: Fill colours of the pyramid colours PI, BL, GR, OR, then of the grey ghosts.
 PYRAMID_COLOURS: Final[tuple[str, ...]] = ("#f06292", "#1e88e5", "#43a047", "#fb8c00", "#c4c4c4")
@@ -42,6 +51,14 @@ _MOVE_COLOUR: Final = "#c62828"
 _HIGHLIGHT: Final = "#fff176"
 #: Board triangle width per size, as a fraction of a square.
 _TRIANGLE_WIDTH: Final = {1: 0.40, 2: 0.60, 3: 0.82}
+_HINT_COLOUR: Final = "#1565c0"
+_MARK_INK: Final = "#ffffff"
+_MARK_HALO: Final = "#212121"
+#: The kinds of squares a page can ask to be highlighted, and how each is drawn
+#: (a shape each, so that none depends on colour alone): the square a move
+#: starts from (a thick frame), where it can go (a dot), what it can claim
+#: (a dashed ring).
+HIGHLIGHTS: Final = ("selected", "destinations", "targets")
 _MIN_SIZE: Final = 240
 _MAX_SIZE: Final = 4000
 
@@ -53,8 +70,11 @@ def _num(value: float) -> str:
 
 
 def _text(x: float, y: float, content: str, **attrs: str | float) -> str:
+    # A trailing underscore lets a keyword name an attribute such as class;
+    # numbers need no quoting (a page redraws the board on every click).
     extra = "".join(
-        f" {key.replace('_', '-')}={quoteattr(_num(v) if isinstance(v, float) else str(v))}"
+        f" {key.rstrip('_').replace('_', '-')}="
+        + (f'"{_num(v)}"' if isinstance(v, float) else quoteattr(str(v)))
         for key, v in attrs.items()
     )
     return f'<text x="{_num(x)}" y="{_num(y)}"{extra}>{escape(content)}</text>'
@@ -84,8 +104,11 @@ class _Canvas:
         return self.top + 8 * self.square
 
 
-def _triangle(cx: float, base_y: float, width: float, pyramid: int, *, pips: bool) -> list[str]:
-    """An upward triangle of ``pyramid``'s colour standing on ``base_y``."""
+def _triangle(
+    cx: float, base_y: float, width: float, pyramid: int, *, pips: bool, mark: bool = False
+) -> list[str]:
+    """An upward triangle of ``pyramid``'s colour standing on ``base_y``; with
+    ``mark``, the first letter of its colour code on it (not on ghosts)."""
     colour = pyramid // 3
     height = width * 1.05
     points = (
@@ -111,6 +134,25 @@ def _triangle(cx: float, base_y: float, width: float, pyramid: int, *, pips: boo
                 f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(radius)}" '
                 f'fill="#ffffff" fill-opacity="0.9"/>'
             )
+    if mark and not PYRAMIDS[pyramid].is_ghost:
+        font = width * 0.34
+        # Above the pips on the board; low in a collection, where the next
+        # pyramid of the stack covers the upper half.
+        out.append(
+            _text(
+                cx,
+                base_y - height * (0.42 if pips else 0.08),
+                PYRAMIDS[pyramid].code[0],
+                font_size=font,
+                text_anchor="middle",
+                font_weight="bold",
+                fill=_MARK_INK,
+                stroke=_MARK_HALO,
+                stroke_width=max(0.6, font * 0.12),
+                paint_order="stroke",
+                class_="colour-mark",
+            )
+        )
     return out
 
 
@@ -175,7 +217,7 @@ def _board(canvas: _Canvas, position: Position) -> list[str]:
     return out
 
 
-def _pieces(canvas: _Canvas, position: Position) -> list[str]:
+def _pieces(canvas: _Canvas, position: Position, *, marks: bool = False) -> list[str]:
     sq_size = canvas.square
     out = ['<g class="pieces" font-family="sans-serif">']
     for sq in range(64):
@@ -185,7 +227,7 @@ def _pieces(canvas: _Canvas, position: Position) -> list[str]:
         cx, cy = canvas.centre(sq)
         base = cy + sq_size * 0.4
         width = sq_size * _TRIANGLE_WIDTH[pyramid % 3 + 1]
-        out.extend(_triangle(cx, base, width, pyramid, pips=True))
+        out.extend(_triangle(cx, base, width, pyramid, pips=True, mark=marks))
         player = position.caps[sq]
         if player:
             # The cap sits on the apex (kept inside the square), leaving the coloured
@@ -272,19 +314,27 @@ def _stack_height(unit: float, stack: Sequence[int]) -> float:
     return sum(h * 0.5 for h in heights[:-1]) + heights[-1]
 
 
-def _stack(cx: float, base_y: float, unit: float, stack: Sequence[int]) -> list[str]:
+def _stack(
+    cx: float, base_y: float, unit: float, stack: Sequence[int], *, marks: bool = False
+) -> list[str]:
     """A collection stack drawn as a tree: large at the bottom, smaller ones above."""
     out: list[str] = []
     y = base_y
     for pyramid in stack:
         width = unit * _TRIANGLE_WIDTH[pyramid % 3 + 1]
-        out.extend(_triangle(cx, y, width, pyramid, pips=False))
+        out.extend(_triangle(cx, y, width, pyramid, pips=False, mark=marks))
         y -= width * 1.05 * 0.5
     return out
 
 
 def _collections(
-    canvas: _Canvas, position: Position, names: Sequence[str], y: float
+    canvas: _Canvas,
+    position: Position,
+    names: Sequence[str],
+    y: float,
+    words: Catalogue,
+    *,
+    marks: bool = False,
 ) -> tuple[list[str], float]:
     """Each player's score and trees from ``y`` down; returns the elements and the new ``y``."""
     sq_size = canvas.square
@@ -297,9 +347,8 @@ def _collections(
         points = score(collection)
         y += font * 1.6
         out.extend(_cap(canvas.margin + font * 0.6, y - font * 0.35, font * 0.6, player))
-        label = f"{names[player - 1]}: {points} point{'s' if points != 1 else ''}"
-        if player in position.eliminated:
-            label += " (passed)"
+        wording = m.SVG_PLAYER_PASSED if player in position.eliminated else m.SVG_PLAYER
+        label = words.say(Phrase(wording, {"name": names[player - 1], "points": points}))
         out.append(_text(canvas.margin + font * 1.6, y, label, font_size=font, fill="#212121"))
         stacks = group_collection(collection)
         if not stacks:
@@ -310,7 +359,7 @@ def _collections(
             y += max(_stack_height(unit, stack) for stack in line) + font * 0.4
             for i, stack in enumerate(line):
                 cx = canvas.margin + slot * (0.5 + i)
-                out.extend(_stack(cx, y, unit, stack))
+                out.extend(_stack(cx, y, unit, stack, marks=marks))
                 if len(stack) == 3:
                     out.append(
                         _text(
@@ -327,12 +376,18 @@ def _collections(
     return out, y
 
 
-def _status(position: Position, winners: Sequence[int] | None, names: Sequence[str]) -> str:
+def _status(
+    position: Position, winners: Sequence[int] | None, names: Sequence[str], words: Catalogue
+) -> str:
     if winners is not None:
-        shown = ", ".join(names[p - 1] for p in winners) or "nobody"
-        return f"Game over. Winner{'s' if len(winners) > 1 else ''}: {shown}"
-    phase = "placing caps" if position.mode == "place" else "collecting"
-    return f"{names[position.currplayer - 1]} to move ({phase})"
+        if not winners:
+            return words.say(m.SVG_NOBODY_WON)
+        if len(winners) == 1:
+            return words.say(Phrase(m.SVG_WINNER, {"winner": names[winners[0] - 1]}))
+        shown = words.say(LIST_SEPARATOR).join(names[p - 1] for p in winners)
+        return words.say(Phrase(m.SVG_WINNERS, {"winners": shown}))
+    to_move = m.SVG_TO_PLACE if position.mode == "place" else m.SVG_TO_COLLECT
+    return words.say(Phrase(to_move, {"name": names[position.currplayer - 1]}))
 
 
 def _arrow(canvas: _Canvas, source: int, dest: int) -> list[str]:
@@ -340,9 +395,127 @@ def _arrow(canvas: _Canvas, source: int, dest: int) -> list[str]:
     (x1, y1), (x2, y2) = canvas.centre(source), canvas.centre(dest)
     return [
         f'<line class="arrow" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" y2="{_num(y2)}" '
-        f'stroke="#1565c0" stroke-width="{_num(sq_size * 0.08)}" stroke-opacity="0.7" '
+        f'stroke="{_HINT_COLOUR}" stroke-width="{_num(sq_size * 0.08)}" stroke-opacity="0.7" '
         'stroke-linecap="round" marker-end="url(#arrowhead)"/>'
     ]
+
+
+def _square(value: int | str) -> int:
+    """A square given by number (0 is a8) or by name (``"c3"``, any case)."""
+    try:
+        if isinstance(value, str):
+            return Square.parse(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64:
+            return value
+    except ValueError:
+        pass
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"not a square: {str(value)[:20]!r}")
+
+
+def _hint(canvas: _Canvas, move: Move) -> list[str]:
+    """A candidate move: an arrow FROM→TO and a dot on its target, or a ring
+    around a placement."""
+    if move.source is None:
+        return []
+    sq_size = canvas.square
+    out = [f'<g class="hint" data-move="{move}">']
+    if move.dest is None:
+        cx, cy = canvas.centre(move.source)
+        out.append(
+            f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(sq_size * 0.42)}" fill="none" '
+            f'stroke="{_HINT_COLOUR}" stroke-width="{_num(sq_size * 0.07)}" '
+            'stroke-opacity="0.8"/>'
+        )
+    else:
+        out.extend(_arrow(canvas, move.source, move.dest))
+        if move.target is not None:
+            tx, ty = canvas.centre(move.target)
+            out.append(
+                f'<circle class="hint-target" cx="{_num(tx)}" cy="{_num(ty)}" '
+                f'r="{_num(sq_size * 0.12)}" fill="{_HINT_COLOUR}" fill-opacity="0.8"/>'
+            )
+    out.append("</g>")
+    return out
+
+
+def _hint_labels(canvas: _Canvas, hints: Sequence[tuple[Move, str]]) -> list[str]:
+    """Each candidate's label in the corner of the square its move ends on, one
+    line per candidate ending there, drawn over every arrow."""
+    font = canvas.square * 0.26
+    out = ['<g class="hint-labels" font-family="sans-serif">']
+    ends: list[int] = []
+    for move, label in hints:
+        end = move.dest if move.dest is not None else move.source
+        if end is None or not label:
+            continue
+        x, y = canvas.corner(end)
+        y += ends.count(end) * font * 1.3
+        ends.append(end)
+        out.append(
+            f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" '
+            f'width="{_num(font * 0.62 * len(label) + 4)}" height="{_num(font * 1.2)}" '
+            f'rx="2" fill="{_HINT_COLOUR}"/>'
+        )
+        out.append(
+            _text(x + 3, y + font * 1.0, label, font_size=font, fill="#ffffff", font_weight="bold")
+        )
+    out.append("</g>")
+    return out
+
+
+def _marked(canvas: _Canvas, highlights: Mapping[str, Iterable[int | str]]) -> list[str]:
+    """The squares of a move being built, each kind drawn as its own shape."""
+    unknown = sorted(set(highlights) - set(HIGHLIGHTS))
+    if unknown:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"unknown highlight {unknown[0][:20]!r} (known: {', '.join(HIGHLIGHTS)})",
+        )
+    sq_size = canvas.square
+    out = ['<g class="highlights">']
+    for kind in HIGHLIGHTS:
+        for sq in sorted({_square(s) for s in highlights.get(kind, ())}):
+            x, y = canvas.corner(sq)
+            cx, cy = canvas.centre(sq)
+            name = SQUARE_NAMES[sq]
+            if kind == "selected":
+                inset = sq_size * 0.04
+                out.append(
+                    f'<rect class="selected" data-at="{name}" x="{_num(x + inset)}" '
+                    f'y="{_num(y + inset)}" width="{_num(sq_size - 2 * inset)}" '
+                    f'height="{_num(sq_size - 2 * inset)}" fill="none" stroke="{_HINT_COLOUR}" '
+                    f'stroke-width="{_num(sq_size * 0.08)}"/>'
+                )
+            elif kind == "destinations":
+                # In the square's top right corner, clear of the pyramid and its letter.
+                out.append(
+                    f'<circle class="destination" data-at="{name}" cx="{_num(x + sq_size * 0.8)}" '
+                    f'cy="{_num(y + sq_size * 0.2)}" r="{_num(sq_size * 0.12)}" '
+                    f'fill="{_HINT_COLOUR}" stroke="#ffffff" stroke-width="1.5"/>'
+                )
+            else:
+                out.append(
+                    f'<circle class="target" data-at="{name}" cx="{_num(cx)}" cy="{_num(cy)}" '
+                    f'r="{_num(sq_size * 0.44)}" fill="none" stroke="{_HINT_COLOUR}" '
+                    f'stroke-width="{_num(sq_size * 0.07)}" '
+                    f'stroke-dasharray="{_num(sq_size * 0.12)} {_num(sq_size * 0.08)}"/>'
+                )
+    out.append("</g>")
+    return out
+
+
+def _click_squares(canvas: _Canvas) -> list[str]:
+    """A transparent square over each square, on top of everything, to click on."""
+    sq_size = canvas.square
+    out = ['<g class="squares">']
+    for sq in range(64):
+        x, y = canvas.corner(sq)
+        out.append(
+            f'<rect data-square="{SQUARE_NAMES[sq]}" x="{_num(x)}" y="{_num(y)}" '
+            f'width="{_num(sq_size)}" height="{_num(sq_size)}" fill="#000000" fill-opacity="0"/>'
+        )
+    out.append("</g>")
+    return out
 
 
 def _as_move(value: Move | str | None) -> Move | None:
@@ -359,21 +532,42 @@ def board_svg(
     size: int = 560,
     *,
     lastmove: Move | str | None = None,
-    arrows: Sequence[tuple[int, int]] = (),
+    arrows: Sequence[tuple[int | str, int | str]] = (),
     names: Sequence[str] | None = None,
+    locale: str | None = None,
+    hints: Sequence[tuple[Move | str, str]] = (),
+    highlights: Mapping[str, Iterable[int | str]] | None = None,
+    marks: bool = False,
+    squares: bool = False,
 ) -> str:
     """Return a standalone SVG document picturing a position, or the position a game shows.
 
     ``size`` is the picture's width in pixels (240–4000); the height follows
     from the collections. ``lastmove`` is drawn (a game's own last move by
-    default); ``arrows`` are extra ``(from, to)`` squares to point out, such as
-    a hint. ``names`` label the players (default "Player 1", …); all text is
-    XML-escaped. The result depends only on what is shown, never on time.
+    default); ``arrows`` are extra ``(from, to)`` squares to point out (by
+    number or name). ``names`` label the players (default "Player 1", …); all
+    text is XML-escaped. The words are in ``locale``'s language (default: the
+    game's, or English for a position). The result depends only on what is
+    shown and the language, never on time.
+
+    For a page to play on: ``hints`` are candidate moves ``(move, label)``,
+    each drawn as an arrow (a ring for a placement) with its label;
+    ``highlights`` maps kinds of :data:`HIGHLIGHTS` to squares; ``marks``
+    puts the first letter of its colour on every pyramid; ``squares`` lays a
+    transparent ``<rect data-square="c3">`` over each square, on top, for
+    clicks. Left at their defaults they add nothing.
+
+    >>> svg = board_svg(StawvsGame(2, seed=1), squares=True, hints=[("c3", "0.61")])
+    >>> svg.count("data-square="), 'data-move="c3"' in svg
+    (64, True)
     """
     if isinstance(size, bool) or not isinstance(size, int) or not _MIN_SIZE <= size <= _MAX_SIZE:
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT, f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
         )
+    if locale is None and isinstance(shown, StawvsGame):
+        locale = shown.locale
+    words = catalogue(locale)
     if isinstance(shown, StawvsGame):
         position = shown.position
         winners = shown.winner if shown.gameover else None
@@ -385,12 +579,10 @@ def board_svg(
     else:
         raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot draw {type(shown).__name__}")
     numplayers = position.rules.numplayers
-    labels = [f"Player {p}" for p in range(1, numplayers + 1)]
-    if names is not None:
-        labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
+    labels = player_labels(numplayers, names, words)
     canvas = _Canvas(size)
     body: list[str] = []
-    status = _status(position, winners, labels)
+    status = _status(position, winners, labels, words)
     body.append(
         _text(
             canvas.margin,
@@ -404,18 +596,31 @@ def board_svg(
     )
     body.extend(_board(canvas, position))
     body.extend(_highlights(canvas, move))
-    body.extend(_pieces(canvas, position))
+    body.extend(_pieces(canvas, position, marks=marks))
     body.extend(_last_move(canvas, move))
+    if highlights:
+        body.extend(_marked(canvas, highlights))
     for source, dest in arrows:
-        body.extend(_arrow(canvas, source, dest))
+        body.extend(_arrow(canvas, _square(source), _square(dest)))
+    drawn = []
+    for hint, label in hints:
+        move = _as_move(hint)
+        if move is not None and move.source is not None:  # a pass has nothing to draw
+            drawn.append((move, str(label)[:12]))
+    for move, _ in drawn:
+        body.extend(_hint(canvas, move))
+    if drawn:
+        body.extend(_hint_labels(canvas, drawn))
+    if squares:
+        body.extend(_click_squares(canvas))
     start = canvas.board_bottom + canvas.square * 0.6
-    collections, bottom = _collections(canvas, position, labels, start)
+    collections, bottom = _collections(canvas, position, labels, start, words, marks=marks)
     body.extend(collections)
     height = bottom + canvas.margin * 0.6
     head = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{_num(height)}" '
         f'viewBox="0 0 {size} {_num(height)}">',
-        f"<title>{escape('Stawvs: ' + status)}</title>",
+        f"<title>{escape(words.say(Phrase(m.SVG_TITLE, {'status': status})))}</title>",
         "<defs>",
         f'<marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" '
         'markerWidth="3" markerHeight="3" markerUnits="strokeWidth" orient="auto">'

@@ -19,6 +19,9 @@ from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score, tree_points
 from ..core.squares import FILES
 from ..host.game import StawvsGame
+from ..host.messages import player_name
+from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue
+from . import messages as m
 
 __all__ = ["CAP_MARK", "board_text", "square_token"]
 
@@ -61,35 +64,52 @@ def _collection_text(collection: Sequence[int]) -> str:
     return "  ".join(parts) or "-"
 
 
-def _status(game: StawvsGame, names: Sequence[str]) -> list[str]:
+def _status(game: StawvsGame, names: Sequence[str], words: Catalogue) -> Phrase:
     position = game.position
     if game.gameover:
-        winners = ", ".join(names[p - 1] for p in game.winner) or "nobody"
-        return [f"Game over. Winner{'s' if len(game.winner) > 1 else ''}: {winners}."]
-    phase = "placement phase" if position.mode == "place" else "collection phase"
-    return [f"{names[position.currplayer - 1]} to move ({phase})."]
+        winners = [names[p - 1] for p in game.winner]
+        if not winners:
+            return Phrase(m.TEXT_NOBODY_WON)
+        if len(winners) == 1:
+            return Phrase(m.TEXT_WINNER, {"winner": winners[0]})
+        return Phrase(m.TEXT_WINNERS, {"winners": words.say(LIST_SEPARATOR).join(winners)})
+    to_move = m.TEXT_TO_PLACE if position.mode == "place" else m.TEXT_TO_COLLECT
+    return Phrase(to_move, {"name": names[position.currplayer - 1]})
 
 
-def board_text(game: StawvsGame, *, names: Sequence[str] | None = None) -> str:
+def player_labels(numplayers: int, names: Sequence[str] | None, words: Catalogue) -> list[str]:
+    """The players' labels: ``names`` as given, then "Player p" for the players they leave out."""
+    labels = [words.say(player_name(p)) for p in range(1, numplayers + 1)]
+    if names is not None:
+        labels = [str(n) for n in names][:numplayers] + labels[len(names) :]
+    return labels
+
+
+def board_text(
+    game: StawvsGame, *, names: Sequence[str] | None = None, locale: str | None = None
+) -> str:
     """Return the diagram of the position ``game`` shows, as lines ending in a newline.
 
     Board (ranks 8 to 1 with coordinates), last move, each player's score and
     collection grouped in trees, eliminations, and the player to move or the
-    winners. ``names`` label the players (default "Player 1", …).
+    winners. ``names`` label the players (default "Player 1", …). The words
+    are in the game's language, or ``locale``'s.
     """
+    words = catalogue(game.locale if locale is None else locale)
     position = game.position
-    labels = [f"Player {p}" for p in range(1, game.numplayers + 1)]
-    if names is not None:
-        labels = [str(n) for n in names][: game.numplayers] + labels[len(names) :]
+    labels = player_labels(game.numplayers, names, words)
     lines = _board_lines(position)
     lines.append("")
     if game.lastmove:
-        lines.append(f"Last move: {game.lastmove}")
+        lines.append(words.say(Phrase(m.TEXT_LAST_MOVE, {"move": game.lastmove})))
     for player, collection in enumerate(position.captured, start=1):
-        passed = " (passed)" if player in position.eliminated else ""
-        lines.append(
-            f"{labels[player - 1]} ({CAP_MARK}{player}){passed}: {score(collection)} points  "
-            f"{_collection_text(collection)}"
-        )
-    lines.extend(_status(game, labels))
+        wording = m.TEXT_PLAYER_PASSED if player in position.eliminated else m.TEXT_PLAYER
+        args: dict[str, Argument] = {
+            "name": labels[player - 1],
+            "mark": f"{CAP_MARK}{player}",
+            "points": score(collection),
+            "collection": _collection_text(collection),
+        }
+        lines.append(words.say(Phrase(wording, args)))
+    lines.append(words.say(_status(game, labels, words)))
     return "\n".join(lines) + "\n"

@@ -6,7 +6,7 @@ array of responses, flushed at once. Notifications (requests without ``id``)
 are not answered, and not run either: the methods served here change nothing,
 so running them could show nothing. Blank lines are skipped.
 
-The server side of :mod:`stawvs_ap.tools.service`; it knows nothing of the game. A
+The server side of :mod:`stawvs_ap.service.methods`; it knows nothing of the game. A
 method is a callable ``call(method, params)`` that returns the result or
 raises :class:`RpcError`; any other exception is answered ``-32603`` and
 logged with its traceback on standard error.
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ __all__ = [
     "INVALID_REQUEST",
     "MAX_BATCH",
     "MAX_LINE_BYTES",
+    "MAX_RESPONSE_BYTES",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
     "Dispatch",
@@ -41,6 +43,10 @@ MAX_LINE_BYTES: Final = 8 * 1024 * 1024
 #: The most requests one batch may hold: a short line of many tiny requests
 #: must not make the server write megabytes of errors.
 MAX_BATCH: Final = 1000
+#: The longest response line written, newline excluded (a whole batch's). An
+#: answer that would be longer is refused (``-32600``, ``data.limit``); in a
+#: batch, the requests after the answers that fill it are refused unrun.
+MAX_RESPONSE_BYTES: Final = 16 * 1024 * 1024
 PARSE_ERROR: Final = -32700
 INVALID_REQUEST: Final = -32600
 METHOD_NOT_FOUND: Final = -32601
@@ -76,20 +82,43 @@ def _error(rid: object, code: int, message: str, data: dict[str, Any] | None = N
 
 
 def _valid_id(rid: object) -> bool:
+    """Whether ``rid`` can be a request's id: text, a number JSON can write back
+    (``1e400`` parses as infinity, which it cannot), or null."""
+    if isinstance(rid, float):
+        return math.isfinite(rid)
     return (
-        rid is None
-        or isinstance(rid, str)
-        or (isinstance(rid, int | float) and not isinstance(rid, bool))
+        rid is None or isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool))
     )
 
 
-def _answer(request: object, call: Dispatch) -> str | None:
-    """The response text for one request, or None for a notification."""
+def _too_long(rid: object, limit: int) -> str:
+    return _error(
+        rid,
+        INVALID_REQUEST,
+        f"the answer would be longer than {limit:,} bytes",
+        {"limit": limit},
+    )
+
+
+def _answer(request: object, call: Dispatch, limit: int | None = None) -> str | None:
+    """The response text for one request, at most ``limit`` bytes (default:
+    :data:`MAX_RESPONSE_BYTES`), or None for a notification. Never raises."""
+    if limit is None:
+        limit = MAX_RESPONSE_BYTES
+    text = _response(request, call)
+    if text is None or len(text) <= limit:
+        return text
+    rid = request.get("id") if isinstance(request, dict) else None
+    refusal = _too_long(rid if _valid_id(rid) else None, MAX_RESPONSE_BYTES)
+    return refusal if len(refusal) <= limit else _too_long(None, MAX_RESPONSE_BYTES)
+
+
+def _response(request: object, call: Dispatch) -> str | None:
     if not isinstance(request, dict):
         return _error(None, INVALID_REQUEST, "a request is a JSON object")
     rid = request.get("id")
     if not _valid_id(rid):
-        return _error(None, INVALID_REQUEST, "'id' must be text, a number or null")
+        return _error(None, INVALID_REQUEST, "'id' must be text, a finite number or null")
     if request.get("jsonrpc") != "2.0":
         return _error(rid, INVALID_REQUEST, "'jsonrpc' must be \"2.0\"")
     method = request.get("method")
@@ -131,11 +160,45 @@ def answer_line(line: bytes, call: Dispatch) -> str | None:
             return _error(None, INVALID_REQUEST, "an empty batch")
         if len(message) > MAX_BATCH:
             return _error(None, INVALID_REQUEST, f"a batch holds at most {MAX_BATCH} requests")
-        answers = [a for a in (_answer(m, call) for m in message) if a is not None]
-        return "[" + ",".join(answers) + "]" if answers else None
+        return _answer_batch(message, call)
     except Exception as exc:  # e.g. MemoryError: the next line may still be fine
         _LOG.exception("stawvs-ap serve: internal error")
         return _error(None, INTERNAL_ERROR, f"internal error ({type(exc).__name__})")
+
+
+#: Room kept in a batch's answer for the refusal of each request not yet answered.
+_REFUSAL_BYTES: Final = 160
+
+
+def _refusal(request: object) -> str | None:
+    """The short error for a request of a batch left unrun for want of room."""
+    if not isinstance(request, dict):
+        return _too_long(None, MAX_RESPONSE_BYTES)
+    if "id" not in request:
+        return None
+    rid = request["id"]
+    refusal = _too_long(rid if _valid_id(rid) else None, MAX_RESPONSE_BYTES)
+    return refusal if len(refusal) <= _REFUSAL_BYTES else _too_long(None, MAX_RESPONSE_BYTES)
+
+
+def _answer_batch(requests: list[Any], call: Dispatch) -> str | None:
+    """The answer to a batch: every request's answer, in order, the whole at most
+    :data:`MAX_RESPONSE_BYTES`. Room for a short refusal of every request not yet
+    answered is kept; once an answer does not fit in the rest, it and every
+    request after it are refused (those after it unrun)."""
+    answers: list[str] = []
+    used = 2  # the brackets
+    full = False
+    for index, request in enumerate(requests):
+        room = MAX_RESPONSE_BYTES - used - _REFUSAL_BYTES * (len(requests) - index - 1) - 1
+        answer = None if full else _response(request, call)
+        if full or (answer is not None and len(answer) > room):
+            full = True
+            answer = _refusal(request)
+        if answer is not None:
+            answers.append(answer)
+            used += len(answer) + 1
+    return "[" + ",".join(answers) + "]" if answers else None
 
 
 def _discard_line(source: BinaryIO) -> None:

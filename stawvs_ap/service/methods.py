@@ -2,7 +2,7 @@
 
 ``stawvs-ap serve`` (also ``python -m stawvs_ap serve``) reads one JSON text per
 line, a request or a batch, and writes one response line per line that calls
-for an answer, flushed at once (the framing is :mod:`stawvs_ap.tools.jsonrpc`'s).
+for an answer, flushed at once (the framing is :mod:`stawvs_ap.service.jsonrpc`'s).
 Logs go to standard error only.
 
 Every method is stateless: the caller sends the game as ``state`` (the text
@@ -11,20 +11,36 @@ gets back what it asked for; a method that changes the game returns the new
 ``state`` as text, exactly what ``serialize()`` gives. The server keeps no game
 between requests, so any worker of a pool can answer any request.
 
+What it answers is bounded as well as what it reads: texts have at most
+:data:`MAX_TEXT_LENGTH` characters, player names :data:`MAX_NAME_LENGTH`,
+lists of names or players :data:`MAX_PLAYERS` entries; an answer (a batch's
+whole) is at most :data:`MAX_RESPONSE_BYTES`; and an in-process caller of
+:func:`call` gets objects of its own, never ones the server keeps.
+
 Errors: ``-32700`` (a line that is not JSON), ``-32600`` (not a valid request,
-an empty or oversized batch, a line over :data:`MAX_LINE_BYTES`), ``-32601``
-(unknown method), ``-32602`` (missing, unknown or mistyped parameters),
+an id that is not text, a finite number or null, an empty or oversized batch,
+a line over :data:`MAX_LINE_BYTES`, an answer over :data:`MAX_RESPONSE_BYTES`),
+``-32601`` (unknown method), ``-32602`` (missing, unknown or mistyped
+parameters, texts and lists over their limits),
 ``-32603`` (a fault of the server, logged with its traceback) and
 :data:`APP_ERROR` (``1000``) for every refusal of the engine, with the
 engine's code in ``error.data.code`` and a sentence a player can read as
 ``error.message``. Nothing ends the server but the end of its input or a
 closed standard output (both exit 0).
+
+Methods that return words for people (verdicts, labels, the chat log, the
+metadata, refusals of moves) take an optional ``locale``, a language tag such
+as ``"de"`` or ``"pt-BR"``: ``de-AT`` is answered in German, a language
+without a catalogue in English. Codes, states and results are the same in
+every language.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,13 +48,17 @@ from functools import cache
 from typing import Any, BinaryIO, Final
 
 from .. import __version__
+from ..core.variants import VARIANTS as VARIANT_IDS
 from ..errors import StawvsError
 from ..host.game import StawvsGame
+from ..i18n import negotiate
 from ..records import from_record
+from ..state.format import MAX_ENTRIES
 from .jsonrpc import (
     INVALID_PARAMS,
     MAX_BATCH,
     MAX_LINE_BYTES,
+    MAX_RESPONSE_BYTES,
     METHOD_NOT_FOUND,
     RpcError,
     serve_lines,
@@ -49,6 +69,9 @@ __all__ = [
     "APP_ERROR",
     "MAX_BATCH",
     "MAX_LINE_BYTES",
+    "MAX_NAME_LENGTH",
+    "MAX_RESPONSE_BYTES",
+    "MAX_TEXT_LENGTH",
     "METHODS",
     "Method",
     "answer_line",
@@ -74,16 +97,27 @@ class Kind:
     what: str
 
 
+#: The longest text parameter (a move, a seed, a record id), in characters.
+MAX_TEXT_LENGTH: Final = 1000
+#: The longest player name (and player uid), in characters: names are repeated
+#: in every sentence of a chat log.
+MAX_NAME_LENGTH: Final = 100
+#: The most names or players a list may hold (a game has at most 4 players).
+MAX_PLAYERS: Final = 4
+#: The most moves one ``move`` request plays (a state holds at most this many entries).
+MAX_MOVES: Final = MAX_ENTRIES
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_texts(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+def _is_text(value: object, limit: int = MAX_TEXT_LENGTH) -> bool:
+    return isinstance(value, str) and len(value) <= limit
 
 
-def _is_moves(value: object) -> bool:
-    return _is_texts(value) and bool(value)
+def _is_texts(value: object, most: int, limit: int) -> bool:
+    return isinstance(value, list) and len(value) <= most and all(_is_text(v, limit) for v in value)
 
 
 _PLAYER_KEYS: Final = {"name": str, "uid": str, "is_ai": bool}
@@ -91,24 +125,39 @@ _PLAYER_KEYS: Final = {"name": str, "uid": str, "is_ai": bool}
 
 def _is_player(value: object) -> bool:
     if isinstance(value, str):
-        return True
+        return len(value) <= MAX_NAME_LENGTH
     return (
         isinstance(value, dict)
-        and isinstance(value.get("name"), str)
         and all(k in _PLAYER_KEYS and isinstance(v, _PLAYER_KEYS[k]) for k, v in value.items())
+        and all(len(v) <= MAX_NAME_LENGTH for v in value.values() if isinstance(v, str))
     )
 
 
 STATE: Final = Kind(lambda v: isinstance(v, str | dict), "a serialized state (JSON text or object)")
-TEXT: Final = Kind(lambda v: isinstance(v, str), "text")
+TEXT: Final = Kind(_is_text, f"text of at most {MAX_TEXT_LENGTH:,} characters")
+LOCALE: Final = Kind(_is_text, "a language tag such as 'de' or 'pt-BR'")
 INT: Final = Kind(_is_int, "a whole number")
 OBJECT: Final = Kind(lambda v: isinstance(v, dict), "an object")
-SEED: Final = Kind(lambda v: isinstance(v, str) or _is_int(v), "a whole number or text")
-TEXTS: Final = Kind(_is_texts, "a list of texts")
-MOVES: Final = Kind(_is_moves, "a non-empty list of move strings")
+SEED: Final = Kind(
+    lambda v: _is_text(v) or _is_int(v),
+    f"a whole number or a text of at most {MAX_TEXT_LENGTH:,} characters",
+)
+VARIANTS: Final = Kind(
+    lambda v: _is_texts(v, len(VARIANT_IDS), MAX_NAME_LENGTH),
+    f"a list of at most {len(VARIANT_IDS)} variant ids",
+)
+NAMES: Final = Kind(
+    lambda v: _is_texts(v, MAX_PLAYERS, MAX_NAME_LENGTH),
+    f"a list of at most {MAX_PLAYERS} names of at most {MAX_NAME_LENGTH} characters",
+)
+MOVES: Final = Kind(
+    lambda v: bool(v) and _is_texts(v, MAX_MOVES, MAX_TEXT_LENGTH),
+    f"a list of 1 to {MAX_MOVES} move strings",
+)
 PLAYERS: Final = Kind(
-    lambda v: isinstance(v, list) and all(map(_is_player, v)),
-    "a list of players, each a name or an object {name, uid?, is_ai?}",
+    lambda v: isinstance(v, list) and len(v) <= MAX_PLAYERS and all(map(_is_player, v)),
+    f"a list of at most {MAX_PLAYERS} players, each a name or an object {{name?, uid?, is_ai?}} "
+    f"whose texts have at most {MAX_NAME_LENGTH} characters",
 )
 
 
@@ -167,39 +216,48 @@ class RecentGames:
     one state (moves, a verdict, a render); loading a 61-ply state is about
     1.3 ms of a 2.3 ms request (benchmarks/service.py). Bounded to the
     ``size`` most recent texts; tests/test_service.py checks that answers are
-    the same with it as without.
+    the same with it as without. Safe to share between threads (the HTTP
+    transport answers requests in several).
     """
 
     def __init__(self, size: int = 16) -> None:
         self._size = size
         self._games: OrderedDict[str, StawvsGame] = OrderedDict()
+        self._lock = threading.Lock()
 
     def game(self, state: object) -> StawvsGame:
         """The game of ``state`` (text or object), a copy the caller may change."""
         if not isinstance(state, str):
             return StawvsGame(state)  # type: ignore[arg-type]  # the loader names what is wrong
-        game = self._games.get(state)
-        if game is None:
-            game = StawvsGame(state)
-            self.remember(state, game)
-        else:
-            self._games.move_to_end(state)
+        with self._lock:
+            game = self._games.get(state)
+            if game is not None:
+                self._games.move_to_end(state)
+                return game.clone()
+        game = StawvsGame(state)  # outside the lock: loading is the slow part
+        self.remember(state, game)
         return game.clone()
 
     def remember(self, state: str, game: StawvsGame) -> None:
         """Keep ``game`` as ``state`` loads it: showing its last entry, no preview
         and no mark of a move just made."""
-        self._games[state] = game.clone().load(-1)
-        self._games.move_to_end(state)
-        while len(self._games) > self._size:
-            self._games.popitem(last=False)
+        kept = game.clone().load(-1)
+        with self._lock:
+            self._games[state] = kept
+            self._games.move_to_end(state)
+            while len(self._games) > self._size:
+                self._games.popitem(last=False)
 
 
 RECENT: Final = RecentGames()
 
 
 def _game(params: Params) -> StawvsGame:
-    return RECENT.game(params["state"])
+    game = RECENT.game(params["state"])
+    # The call's language (English without one), never that of the call that
+    # made the game RECENT keeps.
+    game.locale = params.get("locale")
+    return game
 
 
 def _played(game: StawvsGame) -> Result:
@@ -216,9 +274,14 @@ def _played(game: StawvsGame) -> Result:
 
 
 @cache
-def _gameinfo() -> dict[str, Any]:
-    info: dict[str, Any] = json.loads(StawvsGame.info())
+def _gameinfo_in(language: str) -> dict[str, Any]:
+    info: dict[str, Any] = json.loads(StawvsGame.info(locale=language))
     return info
+
+
+def _gameinfo(locale: str | None = None) -> dict[str, Any]:
+    """The metadata with its words in ``locale``'s language (one per language, kept)."""
+    return _gameinfo_in(negotiate(locale))
 
 
 @_method("version")
@@ -226,14 +289,18 @@ def _version(params: Params) -> Result:
     return {"version": _gameinfo()["version"], "package": __version__}
 
 
-@_method("info")
+# The metadata is made once; every answer gets a copy of its own, so that a caller
+# in the same process that changes an answer changes nothing else.
+
+
+@_method("info", optional={"locale": LOCALE})
 def _info(params: Params) -> Result:
-    return {"gameinfo": _gameinfo()}
+    return {"gameinfo": copy.deepcopy(_gameinfo(params.get("locale")))}
 
 
-@_method("variants", optional={"state": STATE})
+@_method("variants", optional={"state": STATE, "locale": LOCALE})
 def _variants(params: Params) -> Result:
-    result: Result = {"available": _gameinfo()["variants"]}
+    result: Result = {"available": copy.deepcopy(_gameinfo(params.get("locale"))["variants"])}
     if "state" in params:
         game = _game(params)
         result["active"] = list(game.variants)
@@ -241,7 +308,7 @@ def _variants(params: Params) -> Result:
     return result
 
 
-@_method("new", {"players": INT}, {"variants": TEXTS, "seed": SEED})
+@_method("new", {"players": INT}, {"variants": VARIANTS, "seed": SEED})
 def _new(params: Params) -> Result:
     game = StawvsGame(params["players"], variants=params.get("variants"), seed=params.get("seed"))
     state = game.serialize()
@@ -254,13 +321,13 @@ def _moves(params: Params) -> Result:
     return {"moves": _game(params).moves()}
 
 
-@_method("validate", {"state": STATE, "move": TEXT})
+@_method("validate", {"state": STATE, "move": TEXT}, {"locale": LOCALE})
 def _validate(params: Params) -> Result:
     # Every key, null where validate_move leaves it out: one shape for every verdict.
     return _game(params).validate_move(params["move"])._asdict()
 
 
-@_method("move", {"state": STATE}, {"move": TEXT, "moves": MOVES})
+@_method("move", {"state": STATE}, {"move": TEXT, "moves": MOVES, "locale": LOCALE})
 def _move(params: Params) -> Result:
     if ("move" in params) == ("moves" in params):
         raise RpcError(INVALID_PARAMS, "give either 'move' (one move) or 'moves' (a list)")
@@ -277,18 +344,18 @@ def _move(params: Params) -> Result:
     return _played(game)
 
 
-@_method("preview", {"state": STATE, "move": TEXT})
+@_method("preview", {"state": STATE, "move": TEXT}, {"locale": LOCALE})
 def _preview(params: Params) -> Result:
     game = _game(params).move(params["move"], partial=True)
     return {"render": game.render(), "results": game.results}
 
 
-@_method("click", {"state": STATE, "move": TEXT, "row": INT, "col": INT})
+@_method("click", {"state": STATE, "move": TEXT, "row": INT, "col": INT}, {"locale": LOCALE})
 def _click(params: Params) -> Result:
     return _game(params).handle_click(params["move"], params["row"], params["col"])._asdict()
 
 
-@_method("render", {"state": STATE}, {"ply": INT})
+@_method("render", {"state": STATE}, {"ply": INT, "locale": LOCALE})
 def _render(params: Params) -> Result:
     game = _game(params)
     if "ply" in params:
@@ -296,13 +363,13 @@ def _render(params: Params) -> Result:
     return {"render": game.render()}
 
 
-@_method("scores", {"state": STATE})
+@_method("scores", {"state": STATE}, {"locale": LOCALE})
 def _scores(params: Params) -> Result:
     sidebar = _game(params).sidebar_scores()
     return {"scores": sidebar[0]["scores"], "sidebar": sidebar}
 
 
-@_method("chat_log", {"state": STATE}, {"names": TEXTS})
+@_method("chat_log", {"state": STATE}, {"names": NAMES, "locale": LOCALE})
 def _chat_log(params: Params) -> Result:
     return {"chat_log": _game(params).chat_log(params.get("names"))}
 
@@ -323,22 +390,22 @@ def _same_move(params: Params) -> Result:
     return {"same": _any_game().same_move(params["a"], params["b"])}
 
 
-@_method("resign", {"state": STATE, "player": INT})
+@_method("resign", {"state": STATE, "player": INT}, {"locale": LOCALE})
 def _resign(params: Params) -> Result:
     return _played(_game(params).resign(params["player"]))
 
 
-@_method("timeout", {"state": STATE, "player": INT})
+@_method("timeout", {"state": STATE, "player": INT}, {"locale": LOCALE})
 def _timeout(params: Params) -> Result:
     return _played(_game(params).timeout(params["player"]))
 
 
-@_method("draw", {"state": STATE})
+@_method("draw", {"state": STATE}, {"locale": LOCALE})
 def _draw(params: Params) -> Result:
     return _played(_game(params).draw())
 
 
-@_method("abandoned", {"state": STATE})
+@_method("abandoned", {"state": STATE}, {"locale": LOCALE})
 def _abandoned(params: Params) -> Result:
     return _played(_game(params).abandoned())
 
@@ -346,8 +413,12 @@ def _abandoned(params: Params) -> Result:
 @_method("record", {"state": STATE}, {"uid": TEXT, "players": PLAYERS})
 def _record(params: Params) -> Result:
     game = _game(params)
-    given = params.get("players", [f"Player {i}" for i in range(1, game.numplayers + 1)])
-    players = [{"name": p} if isinstance(p, str) else p for p in given]
+    given = params.get("players", [{}] * game.numplayers)
+    # A player without a name is "Player N", in every language: a record is data.
+    players = [
+        {"name": p} if isinstance(p, str) else {"name": f"Player {number}", **p}
+        for number, p in enumerate(given, start=1)
+    ]
     uid = params.get("uid")
     if uid is None:
         # Made from the game alone, so asking twice gives the same record id.

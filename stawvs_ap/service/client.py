@@ -25,6 +25,7 @@ from types import TracebackType
 from typing import IO, Any, Final
 
 from stawvs_ap.errors import ErrorCode, StawvsError
+from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES
 
 __all__ = ["Client", "RemoteError"]
 
@@ -55,6 +56,26 @@ class RemoteError(StawvsError):
         super().__init__(ErrorCode(code), message)
         self.rpc_code = rpc_code
         self.data = data
+
+
+def _request_line(method: str, params: Mapping[str, Any] | None, rid: int | None) -> bytes:
+    """A request (a notification without ``rid``) as a line of JSON; ``BAD_ARGUMENT``,
+    nothing sent, for parameters JSON cannot carry (NaN, infinities, objects that
+    are not numbers, texts, lists, dicts, booleans or None)."""
+    request: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if rid is not None:
+        request["id"] = rid
+    if params is not None:
+        request["params"] = dict(params)
+    try:
+        return json.dumps(request, separators=(",", ":"), allow_nan=False).encode("ascii")
+    except ValueError as exc:
+        reason = "NaN and infinities are not JSON numbers" if "float" in str(exc) else exc
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot send {method!r:.80}: {reason}") from None
+    except (TypeError, RecursionError) as exc:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"cannot send {method!r:.80}: {str(exc)[:200]}"
+        ) from None
 
 
 class Client:
@@ -129,10 +150,15 @@ class Client:
             raise ConnectionError("the server no longer reads its input") from None
 
     def read_raw(self) -> bytes:
-        """The next line the server writes, newline included."""
-        line = self._pipe(self._process.stdout).readline()
+        """The next line the server writes, newline included (at most
+        :data:`~stawvs_ap.service.jsonrpc.MAX_RESPONSE_BYTES` and the newline)."""
+        line = self._pipe(self._process.stdout).readline(MAX_RESPONSE_BYTES + 2)
         if not line:
             raise ConnectionError(f"the server closed its output (status {self._process.poll()})")
+        if not line.endswith(b"\n") and len(line) > MAX_RESPONSE_BYTES:
+            raise ConnectionError(
+                f"the server answered a line longer than {MAX_RESPONSE_BYTES:,} bytes"
+            )
         return line
 
     @staticmethod
@@ -147,24 +173,32 @@ class Client:
         """Call ``method`` with ``params`` (by name); return its result or raise
         :class:`RemoteError` for an error response."""
         rid = next(self._ids)
-        request: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            request["params"] = dict(params)
-        self.send_raw(json.dumps(request, separators=(",", ":")).encode("ascii"))
-        response = json.loads(self.read_raw())
-        if not isinstance(response, dict) or response.get("id") != rid:
+        self.send_raw(_request_line(method, params, rid))
+        line = self.read_raw()
+        try:
+            response = json.loads(line)
+        except ValueError:
+            raise ConnectionError(f"the server answered what is not JSON: {line!r:.200}") from None
+        if not isinstance(response, dict):
+            raise ConnectionError(f"the server answered what is not a response: {response!r:.200}")
+        error = response.get("error")
+        # An id of null answers a request the server could not read (a parse error).
+        if response.get("id") != rid and not (response.get("id") is None and error):
             raise ConnectionError(f"the server answered out of turn: {response!r:.200}")
-        if "error" in response:
-            error = response["error"]
-            raise RemoteError(error["code"], error["message"], error.get("data"))
-        return response["result"]
+        if error is not None:
+            if not isinstance(error, dict):
+                raise ConnectionError(f"the server answered a broken error: {error!r:.200}")
+            code = error.get("code")
+            raise RemoteError(
+                code if isinstance(code, int) else -32603,
+                str(error.get("message", "")),
+                error.get("data"),
+            )
+        return response.get("result")
 
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Send ``method`` as a notification: the server answers nothing."""
-        request: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            request["params"] = dict(params)
-        self.send_raw(json.dumps(request, separators=(",", ":")).encode("ascii"))
+        self.send_raw(_request_line(method, params, None))
 
     def _with_state(self, method: str, state: State, **params: Any) -> Result:
         given = {k: v for k, v in params.items() if v is not None}
@@ -172,18 +206,20 @@ class Client:
         result: Result = self.call(method, {"state": sent, **given})
         return result
 
-    # One method per protocol method; each returns the result object.
+    # One method per protocol method; each returns the result object. Those that
+    # return words for people take ``locale``, a language tag such as "de".
 
     def version(self) -> Result:
         result: Result = self.call("version")
         return result
 
-    def info(self) -> Result:
-        result: Result = self.call("info")
+    def info(self, *, locale: str | None = None) -> Result:
+        result: Result = self.call("info", {} if locale is None else {"locale": locale})
         return result
 
-    def variants(self, state: State | None = None) -> Result:
-        result: Result = self.call("variants", {} if state is None else {"state": state})
+    def variants(self, state: State | None = None, *, locale: str | None = None) -> Result:
+        params = {k: v for k, v in (("state", state), ("locale", locale)) if v is not None}
+        result: Result = self.call("variants", params)
         return result
 
     def new(
@@ -200,30 +236,40 @@ class Client:
     def moves(self, state: State) -> Result:
         return self._with_state("moves", state)
 
-    def validate(self, state: State, move: str) -> Result:
-        return self._with_state("validate", state, move=move)
+    def validate(self, state: State, move: str, *, locale: str | None = None) -> Result:
+        return self._with_state("validate", state, move=move, locale=locale)
 
     def move(
-        self, state: State, move: str | None = None, *, moves: Sequence[str] | None = None
+        self,
+        state: State,
+        move: str | None = None,
+        *,
+        moves: Sequence[str] | None = None,
+        locale: str | None = None,
     ) -> Result:
         return self._with_state(
-            "move", state, move=move, moves=None if moves is None else list(moves)
+            "move", state, move=move, moves=None if moves is None else list(moves), locale=locale
         )
 
-    def preview(self, state: State, move: str) -> Result:
-        return self._with_state("preview", state, move=move)
+    def preview(self, state: State, move: str, *, locale: str | None = None) -> Result:
+        return self._with_state("preview", state, move=move, locale=locale)
 
-    def click(self, state: State, move: str, row: int, col: int) -> Result:
-        return self._with_state("click", state, move=move, row=row, col=col)
+    def click(
+        self, state: State, move: str, row: int, col: int, *, locale: str | None = None
+    ) -> Result:
+        return self._with_state("click", state, move=move, row=row, col=col, locale=locale)
 
-    def render(self, state: State, ply: int | None = None) -> Result:
-        return self._with_state("render", state, ply=ply)
+    def render(self, state: State, ply: int | None = None, *, locale: str | None = None) -> Result:
+        return self._with_state("render", state, ply=ply, locale=locale)
 
-    def scores(self, state: State) -> Result:
-        return self._with_state("scores", state)
+    def scores(self, state: State, *, locale: str | None = None) -> Result:
+        return self._with_state("scores", state, locale=locale)
 
-    def chat_log(self, state: State, names: Sequence[str] | None = None) -> Result:
-        return self._with_state("chat_log", state, names=None if names is None else list(names))
+    def chat_log(
+        self, state: State, names: Sequence[str] | None = None, *, locale: str | None = None
+    ) -> Result:
+        names = None if names is None else list(names)
+        return self._with_state("chat_log", state, names=names, locale=locale)
 
     def move_history(self, state: State) -> Result:
         return self._with_state("move_history", state)
@@ -232,17 +278,17 @@ class Client:
         result: Result = self.call("same_move", {"a": a, "b": b})
         return result
 
-    def resign(self, state: State, player: int) -> Result:
-        return self._with_state("resign", state, player=player)
+    def resign(self, state: State, player: int, *, locale: str | None = None) -> Result:
+        return self._with_state("resign", state, player=player, locale=locale)
 
-    def timeout(self, state: State, player: int) -> Result:
-        return self._with_state("timeout", state, player=player)
+    def timeout(self, state: State, player: int, *, locale: str | None = None) -> Result:
+        return self._with_state("timeout", state, player=player, locale=locale)
 
-    def draw(self, state: State) -> Result:
-        return self._with_state("draw", state)
+    def draw(self, state: State, *, locale: str | None = None) -> Result:
+        return self._with_state("draw", state, locale=locale)
 
-    def abandoned(self, state: State) -> Result:
-        return self._with_state("abandoned", state)
+    def abandoned(self, state: State, *, locale: str | None = None) -> Result:
+        return self._with_state("abandoned", state, locale=locale)
 
     def record(
         self, state: State, uid: str | None = None, players: Sequence[Any] | None = None
@@ -257,3 +303,58 @@ class Client:
             params["initial"] = initial
         result: Result = self.call("replay", params)
         return result
+
+    def bot_move(
+        self,
+        state: State,
+        bot: str,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._with_state(
+            "bot_move",
+            state,
+            bot=bot,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+        )
+
+    def hint(
+        self,
+        state: State,
+        bot: str | None = None,
+        top: int | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._with_state(
+            "hint",
+            state,
+            bot=bot,
+            top=top,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+        )
+
+    def svg(
+        self, state: State, ply: int | None = None, *, locale: str | None = None, **drawing: Any
+    ) -> Result:
+        """The picture; ``drawing`` takes the other parameters of the ``svg`` method
+        (``move``, ``hints``, ``size``, ``names``, ``marks``)."""
+        return self._with_state("svg", state, ply=ply, locale=locale, **drawing)
+
+    def summary(self, state: State, ply: int | None = None) -> Result:
+        return self._with_state("summary", state, ply=ply)
+
+    def undo(self, state: State, plies: int | None = None, *, locale: str | None = None) -> Result:
+        return self._with_state("undo", state, plies=plies, locale=locale)

@@ -1,0 +1,225 @@
+"""Every word the playground page shows, declared once (see :mod:`stawvs_ap.i18n`).
+
+The page reads them as a table (``GET /messages/LANG``: the templates of
+:data:`PAGE_MESSAGES` in one language, with its plural rule) and fills the
+placeholders itself. Its ids all begin with ``page.``; the page also takes a
+few of the engine's own words (a player's default name, the pyramids' names,
+the words that join a list), so that each is written once. The engine's
+sentences the page shows (a refused move's reason, click instructions, the
+picture's labels) come from the service in the same language.
+
+>>> PASS.id, PASS.text
+('page.button.pass', 'Pass')
+>>> "player.name" in PAGE_IDS and all(i.startswith(("page.", "player.", "pyramid.", "list."))
+...                                   for i in PAGE_IDS)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..core.pyramids import PYRAMIDS
+from ..host.messages import PLAYER, claimed
+from ..i18n import LIST_AND, LIST_SEPARATOR, Message, message, plural
+
+# -- the page and its header ----------------------------------------------------------
+
+TITLE: Final = message("page.title", "Stawvs playground")
+SKIP: Final = message("page.skip", "Skip to the board")
+# TRANSLATORS: the label of the menu of the page's languages.
+LANGUAGE: Final = message("page.language", "Language")
+# TRANSLATORS: the name of your language in your language, as a menu
+# item begins ("Deutsch", "Français", "Русский"): the page's language
+# menu lists every language by its own name.
+LANGUAGE_NAME: Final = message("page.language-name", "English")
+NAV_GAME: Final = message("page.nav.game", "Game")
+NAV_MOVES: Final = message("page.nav.moves", "Moves")
+
+# -- buttons ----------------------------------------------------------------------------
+
+NEW: Final = message("page.button.new", "New game")
+LOAD: Final = message("page.button.load", "Load / save")
+# TRANSLATORS: the button that lists the keyboard shortcuts.
+HELP: Final = message("page.button.help", "Keys")
+# TRANSLATORS: the button that plays the move typed in the move box.
+PLAY: Final = message("page.button.play", "Play")
+# TRANSLATORS: the button of the move "pass" (a player who cannot move
+# passes).
+PASS: Final = message("page.button.pass", "Pass")
+UNDO: Final = message("page.button.undo", "Undo")
+REDO: Final = message("page.button.redo", "Redo")
+# TRANSLATORS: the button that plays a random legal move.
+RANDOM: Final = message("page.button.random", "Random")
+# TRANSLATORS: the button that asks a bot for the best moves.
+HINT: Final = message("page.button.hint", "Hint")
+CANCEL: Final = message("page.button.cancel", "Cancel")
+CLOSE: Final = message("page.button.close", "Close")
+
+# -- the board and the move box ------------------------------------------------------------
+
+BOARD: Final = message("page.board.label", "Board")
+# TRANSLATORS: what a screen reader calls the board (a game board), in
+# lower case.
+BOARD_ROLE: Final = message("page.board.role", "board")
+BOARD_HELP: Final = message(
+    "page.board.help", "Click a square, or focus the board and use the arrow keys and Enter."
+)
+# TRANSLATORS: {square} is a square such as d5. Enter and Space are keys.
+BOARD_CURSOR: Final = message("page.board.cursor", "Square {square}: Enter or Space clicks it.")
+MOVE: Final = message("page.move.label", "Move")
+# TRANSLATORS: examples of what to type in the move box: keep c3,
+# c3-f6,f2 and pass as they are (players type them).
+MOVE_PLACEHOLDER: Final = message("page.move.placeholder", "c3, c3-f6,f2 or pass")
+
+# -- the game panel ------------------------------------------------------------------------
+
+PANEL: Final = message("page.panel.heading", "Game")
+# TRANSLATORS: {variants} is the list of the game's variants' names.
+PANEL_VARIANTS: Final = message("page.panel.variants", "Variants: {variants}")
+PANEL_NO_VARIANTS: Final = message("page.panel.no-variants", "No variants")
+# TRANSLATORS: a note after a player's name: it is their turn.
+PANEL_TO_MOVE: Final = message("page.panel.to-move", "to move")
+# TRANSLATORS: a note after a player's name: they have passed (and pass
+# at every later turn).
+PANEL_PASSED: Final = message("page.panel.passed", "passed")
+# TRANSLATORS: a player's score beside their name.
+PANEL_POINTS: Final = plural(
+    "page.panel.points", "{points} point", "{points} points", count="points"
+)
+# TRANSLATORS: {winner} is a player's name.
+RESULT_WINNER: Final = message("page.result.winner", "Winner: {winner}")
+# TRANSLATORS: {winners} are two or more names, joined with list.and.
+RESULT_WINNERS: Final = message("page.result.winners", "Winners: {winners}")
+RESULT_NOBODY: Final = message("page.result.nobody", "Nobody won.")
+
+# -- seats: who plays each colour ---------------------------------------------------------
+
+SEATS: Final = message("page.seats.heading", "Seats")
+# TRANSLATORS: how long a bot thinks about each move, in seconds.
+SEATS_THINK: Final = message("page.seats.think", "Think time (s)")
+SEATS_PAUSE: Final = message("page.seats.pause", "Pause the bots")
+# TRANSLATORS: a checkbox: a letter of each pyramid's colour drawn on it
+# (P, B, G, O, as in the codes PI1, BL2...).
+SEATS_MARKS: Final = message("page.seats.marks", "Colour letters on pyramids")
+# TRANSLATORS: "page.seat.*": who plays a seat, in a menu beside each
+# player: a person at this screen, or one of the engine's bots (random,
+# greedy, UCT and MCTS are the bots' names).
+SEAT_HUMAN: Final = message("page.seat.human", "human")
+SEAT_RANDOM: Final = message("page.seat.random", "random bot")
+SEAT_GREEDY: Final = message("page.seat.greedy", "greedy bot")
+SEAT_UCT: Final = message("page.seat.uct", "UCT bot")
+SEAT_MCTS: Final = message("page.seat.mcts", "MCTS bot")
+
+# -- the move list ---------------------------------------------------------------------------
+
+MOVES: Final = message("page.moves.heading", "Moves")
+# TRANSLATORS: a ply is one player's move; the slider picks the position
+# after one of them.
+MOVES_SLIDER: Final = message("page.moves.slider", "Position after ply")
+MOVES_PLY: Final = message("page.moves.ply", "Ply {ply} of {plies}")
+MOVES_START: Final = message("page.moves.start", "Start of the game")
+# TRANSLATORS: the tooltip of a move in the move list: who made it, and
+# its number.
+MOVES_BY: Final = message("page.moves.by", "{player}, ply {ply}")
+
+# -- the status line ------------------------------------------------------------------------
+
+STATUS_OVER: Final = message("page.status.over", "The game is over.")
+STATUS_HISTORY: Final = message(
+    "page.status.history",
+    "Showing ply {ply} of {plies}: a move from here continues the game from this position.",
+)
+STATUS_PAUSED: Final = message("page.status.paused", "{player} is a bot, and the bots are paused.")
+STATUS_THINKING: Final = message("page.status.thinking", "{player} is thinking…")
+# TRANSLATORS: "Pass" is the button page.button.pass: use its words.
+STATUS_MUST_PASS: Final = message("page.status.must-pass", "{player} cannot move: press Pass.")
+# TRANSLATORS: a cap is a game piece standing on a pyramid.
+STATUS_PLACE: Final = message(
+    "page.status.place", "{player} to place a cap: click a pyramid without a cap."
+)
+STATUS_COLLECT: Final = message("page.status.collect", "{player} to move: click one of your caps.")
+STATUS_NOT_YOURS: Final = message("page.status.not-yours", "It is a bot's turn.")
+STATUS_HINTING: Final = message("page.status.hinting", "Looking for the best moves…")
+# TRANSLATORS: {move} is a move such as c3-f6,f2.
+STATUS_HINT: Final = message("page.status.hint", "Best move found: {move}")
+# TRANSLATORS: one of the best moves a hint lists: {move} a move such as
+# c3-f6,f2, {value} the bot's estimate of the mover's chances, from 0.00
+# to 1.00, and {visits} how often the bot's search tried the move.
+HINT_LINE: Final = plural(
+    "page.hint.line",
+    "{move}  value {value}  ({visits} visit)",
+    "{move}  value {value}  ({visits} visits)",
+    count="visits",
+)
+
+# -- new game, load and save -----------------------------------------------------------------
+
+NEW_HEADING: Final = message("page.new.heading", "New game")
+NEW_PLAYERS: Final = message("page.new.players", "Players")
+# TRANSLATORS: the heading of the choice of which squares of the board are
+# left empty at the start (one of the variants).
+NEW_SETUP: Final = message("page.new.setup", "Empty squares")
+NEW_OPTIONS: Final = message("page.new.options", "Variants")
+# TRANSLATORS: a seed is the number (or word) the random deal of the
+# pyramids starts from.
+NEW_SEED: Final = message("page.new.seed", "Seed (the same seed deals the same board)")
+NEW_START: Final = message("page.new.start", "Start")
+LOAD_HEADING: Final = message("page.load.heading", "Load and save")
+# TRANSLATORS: a state is a saved position of a game; a game record lists
+# a whole game's moves.
+LOAD_PASTE: Final = message("page.load.paste", "Paste a state or a game record")
+LOAD_FILE: Final = message("page.load.file", "or open a file")
+LOAD_GO: Final = message("page.load.go", "Load")
+# TRANSLATORS: JSON is the format of states and records: keep the word.
+LOAD_NOT_JSON: Final = message(
+    "page.load.not-json", "That is not JSON: paste a state or a game record."
+)
+SAVE_STATE: Final = message("page.save.state", "Download the state")
+SAVE_RECORD: Final = message("page.save.record", "Download the record")
+SAVE_SVG: Final = message("page.save.svg", "Download the picture")
+
+# -- keys ----------------------------------------------------------------------------------
+
+HELP_HEADING: Final = message("page.help.heading", "Keys")
+# TRANSLATORS: "page.key.*": the names of keys as your language's keyboards
+# print them (German keyboards say "Pos1" and "Ende").
+KEY_HOME: Final = message("page.key.home", "Home")
+KEY_END: Final = message("page.key.end", "End")
+KEY_ESCAPE: Final = message("page.key.escape", "Esc")
+# TRANSLATORS: "page.keys.*": what each key does, in the list of keys.
+KEYS_PLIES: Final = message("page.keys.plies", "show the position one ply earlier or later")
+KEYS_ENDS: Final = message("page.keys.ends", "show the start or the latest position")
+KEYS_PASS: Final = message("page.keys.pass", "pass")
+KEYS_UNDO: Final = message("page.keys.undo", "undo")
+KEYS_REDO: Final = message("page.keys.redo", "redo")
+KEYS_RANDOM: Final = message("page.keys.random", "play a random move")
+KEYS_HINT: Final = message("page.keys.hint", "hint: the best moves as arrows")
+KEYS_MOVE: Final = message("page.keys.move", "type a move")
+KEYS_BOARD: Final = message("page.keys.board", "go to the board (then arrow keys and Enter)")
+KEYS_ESCAPE: Final = message("page.keys.escape", "drop the move being built and the hint")
+KEYS_NEW: Final = message("page.keys.new", "new game")
+KEYS_LOAD: Final = message("page.keys.load", "load or save")
+KEYS_HELP: Final = message("page.keys.help", "this list")
+
+# -- errors ----------------------------------------------------------------------------------
+
+ERROR_OFFLINE: Final = message("page.error.offline", "The server cannot be reached.")
+ERROR_SERVER: Final = message(
+    "page.error.server", "The server gave an answer the page cannot read."
+)
+ERROR_BUSY: Final = message(
+    "page.error.busy", "The server is busy with other searches: try again in a moment."
+)
+ERROR_PAGE: Final = message("page.error.page", "Something went wrong on this page: reload it.")
+
+#: Every message the page words: its own (``page.*``), a player's default
+#: name, the pyramids' names (for the collections in the panel) and the
+#: words that join a list.
+PAGE_MESSAGES: Final[tuple[Message, ...]] = (
+    *(value for value in tuple(globals().values()) if isinstance(value, Message)),
+    *(claimed(pyramid) for pyramid in range(len(PYRAMIDS))),
+)
+#: Their ids: what ``GET /messages/LANG`` sends the templates of.
+PAGE_IDS: Final = tuple(sorted({m.id for m in PAGE_MESSAGES}))
+assert {PLAYER, LIST_AND, LIST_SEPARATOR} <= set(PAGE_MESSAGES)

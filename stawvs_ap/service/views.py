@@ -1,0 +1,196 @@
+"""What a page needs over the service: the picture (``svg``), the game panel
+(``summary``) and taking moves back (``undo``).
+
+``svg`` and ``undo`` take ``locale``, the language of the picture's labels and
+of their refusals; ``summary`` has no words (numbers, codes and moves: the page
+words them).
+
+``svg`` draws with :func:`stawvs_ap.tools.svg.board_svg`, the one drawing of
+the command line and of Python, with what a page adds: a ``data-square``
+element over each square for clicks, colour letters on the pyramids, the
+move being built (its cap moved, the squares it can go to or claim next) and
+candidate moves as labelled arrows.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..core.moves import Move, MoveSyntaxError
+from ..core.position import Position
+from ..core.pyramids import PYRAMIDS
+from ..core.scoring import group_collection, score
+from ..errors import ErrorCode, StawvsError
+from ..host.game import StawvsGame
+from ..i18n import Phrase, catalogue
+from ..tools.svg import board_svg
+from .messages import UNDO_TOO_FAR
+from .methods import (
+    INT,
+    LOCALE,
+    NAMES,
+    STATE,
+    TEXT,
+    Kind,
+    Params,
+    Result,
+    _game,
+    _method,
+    _played,
+)
+
+__all__ = ["MAX_HINTS", "next_squares"]
+
+#: The most labelled arrows one picture takes.
+MAX_HINTS: Final = 20
+_MAX_LABEL: Final = 12
+
+
+def _is_hints(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) <= MAX_HINTS
+        and all(
+            isinstance(h, dict)
+            and isinstance(h.get("move"), str)
+            and set(h) <= {"move", "label"}
+            and isinstance(h.get("label", ""), str)
+            for h in value
+        )
+    )
+
+
+HINTS: Final = Kind(_is_hints, f"a list of at most {MAX_HINTS} objects {{move, label?}}")
+BOOL: Final = Kind(lambda v: isinstance(v, bool), "true or false")
+
+
+def _shown(params: Params) -> StawvsGame:
+    game = _game(params)
+    if "ply" in params:
+        game.load(params["ply"])
+    return game
+
+
+def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
+    """The squares of the partial ``move`` (``FROM`` or ``FROM-TO``) and where it
+    can go next, as :func:`~stawvs_ap.tools.svg.board_svg` highlights them:
+    ``selected`` (the cap's square), ``destinations`` (after ``FROM``),
+    ``targets`` (after ``FROM-TO``). Empty for any other move.
+
+    >>> game = StawvsGame(2, seed=1)
+    >>> next_squares(game.position, Move.parse("b7"))
+    {}
+    """
+    if position.mode != "collect" or move.source is None or move.target is not None:
+        return {}
+    legal = [m for m in position.legal_moves() if m.source == move.source]
+    if move.dest is None:
+        return {
+            "selected": [str(move.source)],
+            "destinations": sorted({str(m.dest) for m in legal if m.dest is not None}),
+        }
+    return {
+        "selected": [str(move.dest)],
+        "targets": sorted({str(m.target) for m in legal if m.dest == move.dest and m.target}),
+    }
+
+
+@_method(
+    "svg",
+    {"state": STATE},
+    {
+        "ply": INT,
+        "move": TEXT,
+        "hints": HINTS,
+        "size": INT,
+        "names": NAMES,
+        "marks": BOOL,
+        "locale": LOCALE,
+    },
+)
+def _svg(params: Params) -> Result:
+    game = _shown(params)
+    shown: StawvsGame | Position = game
+    highlights: dict[str, list[str]] = {}
+    if params.get("move"):
+        verdict = game.validate_move(params["move"])
+        if not verdict.valid:
+            assert verdict.code is not None
+            raise StawvsError(verdict.code, verdict.message)
+        move = Move.parse(params["move"])
+        highlights = next_squares(game.position, move)
+        if move.dest is not None and move.target is None:
+            shown = game.position.with_cap_moved(move.source, move.dest)  # type: ignore[arg-type]
+    hints = []
+    for hint in params.get("hints", ()):
+        try:
+            hints.append((Move.parse(hint["move"]), hint.get("label", "")[:_MAX_LABEL]))
+        except MoveSyntaxError:
+            raise StawvsError(
+                ErrorCode.MALFORMED, f"hint {hint['move'][:20]!r} is not a move"
+            ) from None
+    svg = board_svg(
+        shown,
+        params.get("size", 560),
+        lastmove=game.lastmove if shown is not game else None,
+        names=params.get("names"),
+        hints=hints,
+        highlights=highlights,
+        marks=params.get("marks", True),
+        squares=True,
+        locale=game.locale,
+    )
+    return {"svg": svg}
+
+
+@_method("summary", {"state": STATE}, {"ply": INT})
+def _summary(params: Params) -> Result:
+    game = _shown(params)
+    position = game.position
+    players: list[dict[str, Any]] = []
+    for player, collection in enumerate(position.captured, start=1):
+        stacks = group_collection(collection)
+        players.append(
+            {
+                "player": player,
+                "score": score(collection),
+                "passed": player in position.eliminated,
+                "stacks": [
+                    # A stack's score is its points: a tree's 7 or 5, or 1 a pyramid.
+                    {"pyramids": [PYRAMIDS[p].code for p in s], "points": score(s)}
+                    for s in stacks
+                ],
+            }
+        )
+    history = [
+        {"player": player, "move": move}
+        for round_ in game.move_history_with_sequence()  # the whole game, whatever is shown
+        for player, move in round_
+    ]
+    shown = params["ply"] % (len(history) + 1) if "ply" in params else len(history)
+    return {
+        "numplayers": game.numplayers,
+        "variants": list(game.variants),
+        "mode": position.mode,
+        "currplayer": position.currplayer,
+        "gameover": game.gameover,
+        "winner": game.winner,
+        "lastmove": game.lastmove,
+        "ply": shown,
+        "plies": len(history),
+        "must_pass": game.moves() == ["pass"],
+        "players": players,
+        "history": history,
+    }
+
+
+@_method("undo", {"state": STATE}, {"plies": INT, "locale": LOCALE})
+def _undo(params: Params) -> Result:
+    game = _game(params)
+    plies, made = params.get("plies", 1), sum(map(len, game.move_history()))
+    if not 1 <= plies <= made:
+        refusal = Phrase(UNDO_TOO_FAR, {"made": made, "plies": plies})
+        raise StawvsError(ErrorCode.NO_UNDO, catalogue(game.locale).say(refusal))
+    for _ in range(plies):
+        game.undo()
+    return _played(game)
