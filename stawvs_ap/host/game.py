@@ -340,7 +340,9 @@ class StawvsGame:
         The message is in the game's language, or in ``locale``'s."""
         entry = self._stack[self._index]
         words = self._catalogue if locale is None else catalogue(locale)
-        return judge(entry.position, m, game_over=entry.ended).result(entry.position, words)
+        position = entry.position
+        # ends_game rather than the property entry.ended, which costs a call from C.
+        return judge(position, m, game_over=ends_game(entry.events)).result(position, words)
 
     def is_legal(self, m: object) -> bool:
         """Whether ``m`` (a string or a :class:`Move`) is a legal complete move now."""

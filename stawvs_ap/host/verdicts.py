@@ -141,7 +141,7 @@ class ValidationResult:
         if verdict is None:
             return self._text
         assert self._position is not None and self._words is not None
-        return self._words.say(verdict.phrase(self._position))
+        return verdict.worded(self._position, self._words)
 
     @property
     def complete(self) -> int | None:
@@ -221,6 +221,14 @@ class Verdict(NamedTuple):
         if self.move.is_empty:
             return instructions(position)
         return Phrase(*_accepted(position, self.move))
+
+    def worded(self, position: Position, words: Catalogue) -> str:
+        """:meth:`phrase` in ``words``' language (an accepted move's words made
+        without the phrase: its message and arguments go straight to the catalogue)."""
+        move = self.move
+        if move is None or move.is_empty:
+            return words.say(self.phrase(position))
+        return words.format(*_accepted(position, move))
 
     def result(self, position: Position, words: Catalogue) -> ValidationResult:
         """The public verdict, its message for the player in ``words``' language
