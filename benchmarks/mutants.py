@@ -3,7 +3,7 @@
 
 Usage (from the top of a checkout, with the dev extra installed)::
 
-    python benchmarks/mutants.py              # every mutant (about half an hour)
+    python benchmarks/mutants.py              # every mutant (half an hour to an hour)
     python benchmarks/mutants.py --list       # what it plants
     python benchmarks/mutants.py hole scoring # only these mutants
     python benchmarks/mutants.py --no-baseline --pytest-args="-x -q -n 2 tests/test_rules.py"
@@ -205,6 +205,30 @@ MUTANTS: tuple[Mutant, ...] = (
         "stawvs_ap/state/writer.py",
         "            del out[at]",
         "            del out[min(at + 1, len(out) - 1)]",
+    ),
+    Mutant(
+        "verdict-names-the-landing-square-as-the-start",
+        "the verdicts' words",
+        "an accepted slide and claim is described as starting where the cap lands",
+        "stawvs_ap/host/verdicts.py",
+        '            "source": names[source],\n',
+        '            "source": names[dest],\n',
+    ),
+    Mutant(
+        "verdict-lets-a-pass-be-previewed",
+        "the verdicts",
+        "validate_move says a pass can be previewed (canrender) like any other move",
+        "stawvs_ap/host/verdicts.py",
+        "self.complete, None if move.is_pass else True",
+        "self.complete, True",
+    ),
+    Mutant(
+        "templates-forget-the-percent-sign",
+        "the words' fast path",
+        "templates made ready for the % operator leave a literal percent sign unescaped",
+        "stawvs_ap/i18n/__init__.py",
+        'parts.append(literal.replace("%", "%%"))',
+        "parts.append(literal)",
     ),
 )
 
