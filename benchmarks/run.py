@@ -89,7 +89,8 @@ def _per_input(
 
 
 def bench_positions(games: list[StawvsGame], number: int, repeat: int) -> list[Row]:
-    """moves(), has_moves(), validate_move() and render() on each benchmark position."""
+    """moves(), has_moves(), validate_move() (with and without reading the sentence for
+    the player, which is worded when read) and render() on each benchmark position."""
     rng = random.Random(5)
     legal = [rng.choice(g.moves()) for g in games]
     return [
@@ -98,6 +99,17 @@ def bench_positions(games: list[StawvsGame], number: int, repeat: int) -> list[R
         _per_input(
             "validate_move(complete move)",
             [(lambda g=g, m=m: g.validate_move(m)) for g, m in zip(games, legal, strict=True)],
+            number,
+            repeat,
+            5,
+            "mean ≤ 5",
+        ),
+        _per_input(
+            "validate_move(complete move).message",
+            [
+                (lambda g=g, m=m: g.validate_move(m).message)
+                for g, m in zip(games, legal, strict=True)
+            ],
             number,
             repeat,
             5,

@@ -11,11 +11,12 @@ verdicts are timed with :meth:`~stawvs_ap.StawvsGame.validate_move`: a legal
 complete move (the sentence that describes it), a slide out of reach (a
 refusal with squares) and a text that is no move (a refusal within a refusal).
 Each is timed in English and in every language with a catalogue, as
-``validate_move(move, locale=tag)`` on a game in English: the language is
-chosen per call. The last rows time the same calls with the language changed
-on every call (English, then each language in turn), which costs what one
-language costs if nothing is loaded again; and the first use of each
-catalogue (reading its .mo file), which happens once per process.
+``validate_move(move, locale=tag).message`` on a game in English (a verdict is
+worded when its message is read): the language is chosen per call. The last
+rows time the same calls with the language changed on every call (English,
+then each language in turn), which costs what one language costs if nothing is
+loaded again; and the first use of each catalogue (reading its .mo file),
+which happens once per process.
 
 Figures are µs per call, the best of ``repeat`` runs of ``number`` calls per
 position (timeit's advice: the slower runs measure other processes), then
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = _means_us(
             {
                 tag: [
-                    (lambda g=g, m=p[kind], t=tag: g.validate_move(m, locale=t))
+                    (lambda g=g, m=p[kind], t=tag: g.validate_move(m, locale=t).message)
                     for g, p in zip(games, probes, strict=True)
                 ]
                 for tag in tags
@@ -123,12 +124,14 @@ def main(argv: list[str] | None = None) -> int:
 
     def alternating(g: StawvsGame, m: str) -> Callable[[], object]:
         turn = iter(rotation * (repeat * len(games)))  # one language after another, per call
-        return lambda: g.validate_move(m, locale=next(turn))
+        return lambda: g.validate_move(m, locale=next(turn)).message
 
     legal = [(g, p["legal move"]) for g, p in zip(games, probes, strict=True)]
     switched = _means_us(
         {
-            "English": [(lambda g=g, m=m: g.validate_move(m, locale="en")) for g, m in legal],
+            "English": [
+                (lambda g=g, m=m: g.validate_move(m, locale="en").message) for g, m in legal
+            ],
             "switching": [alternating(g, m) for g, m in legal],
         },
         number,

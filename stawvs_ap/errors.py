@@ -24,7 +24,9 @@ This module is a leaf: every floor of the package may import it.
 
 from __future__ import annotations
 
+import warnings
 from enum import StrEnum
+from typing import overload
 
 __all__ = [
     "ErrorCode",
@@ -74,6 +76,9 @@ class ErrorCode(StrEnum):
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
+_CODES: frozenset[str] = frozenset(ErrorCode)
+
+
 class StawvsError(Exception):
     """Base class of every error this package raises on purpose.
 
@@ -95,10 +100,45 @@ class IllegalMoveError(StawvsError):
 
 
 class InvalidStateError(StawvsError):
-    """A serialized state or a position was refused (code ``BAD_STATE`` or ``BAD_POSITION``)."""
+    """A serialized state or a position was refused (code ``BAD_STATE`` or ``BAD_POSITION``).
 
-    def __init__(self, message: str, code: ErrorCode = ErrorCode.BAD_STATE) -> None:
-        super().__init__(code, message)
+    ``InvalidStateError(code, message)``, in the order of every
+    :class:`StawvsError`, or ``InvalidStateError(message)`` for ``BAD_STATE``.
+    The older order ``InvalidStateError(message, code)`` still works, with a
+    ``DeprecationWarning``, and so does ``InvalidStateError(message, code=...)``:
+    the class is public, so code outside the package may raise it those ways.
+    """
+
+    @overload
+    def __init__(self, code: ErrorCode | str, message: str, /) -> None: ...
+
+    @overload
+    def __init__(self, message: str, /, *, code: ErrorCode | str = ErrorCode.BAD_STATE) -> None: ...
+
+    @overload
+    def __init__(self, *, message: str, code: ErrorCode | str = ErrorCode.BAD_STATE) -> None: ...
+
+    def __init__(
+        self,
+        *args: ErrorCode | str,
+        code: ErrorCode | str | None = None,
+        message: str | None = None,
+    ) -> None:
+        if len(args) == 2 and args[0] not in _CODES and args[1] in _CODES:
+            warnings.warn(
+                "InvalidStateError(message, code) is deprecated: "
+                "write InvalidStateError(code, message)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            args = (args[1], args[0])
+        if len(args) == 2:
+            code, message = args
+        elif len(args) == 1:
+            message = str(args[0])
+        elif len(args) > 2 or message is None:
+            raise TypeError("InvalidStateError takes a code and a message, or a message")
+        super().__init__(ErrorCode.BAD_STATE if code is None else code, message)
 
 
 class InvalidRecordError(StawvsError):

@@ -9,12 +9,13 @@ import random
 
 import pytest
 from hostile import VARIANT_SETS, new_game, play_random, scaled
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from stawvs_ap import (
     Colour,
     ErrorCode,
+    InvalidStateError,
     Move,
     Position,
     Pyramid,
@@ -51,8 +52,24 @@ def test_a_move_cannot_be_changed() -> None:
         move.source = Square.parse("d4")  # type: ignore[misc]
 
 
+#: Texts of the length and shape of "a1-b2,c3", which Move.parse reads by lookup,
+#: each character near a right one: other separators, cases, squares off the board.
+NEAR_MOVES = st.builds(
+    "".join,
+    st.tuples(
+        *(
+            st.sampled_from(choices)
+            for choices in ("ahiA ", "18 9", "-, x", "ahB ", "18 0", ",- ;", "ahC ", "18 \t")
+        )
+    ),
+)
+
+
 @settings(max_examples=scaled(300))
-@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-, ", max_size=10))
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-, ", max_size=10) | NEAR_MOVES)
+@example("a1 b2,c3")
+@example("a1-b2 c3")
+@example("A1-B2,C3")
 def test_complete_moves_read_by_lookup_equal_those_read_by_the_grammar(text: str) -> None:
     # Move.parse reads "a1-b2,c3" by lookup first; the grammar must agree.
     from stawvs_ap.core import moves
@@ -420,11 +437,11 @@ def test_a_game_from_a_sparse_starting_board_records_its_whole_position() -> Non
 
 @settings(max_examples=scaled(200), deadline=None)
 @given(st.integers(2, 4), st.sampled_from(VARIANT_SETS), st.integers(0, 10**6), st.data())
-def test_the_judge_s_inline_path_checks_are_can_slide_and_can_claim(
+def test_the_judge_accepts_exactly_the_moves_the_generator_lists(
     numplayers: int, variants: tuple[str, ...], seed: int, data: st.DataObject
 ) -> None:
-    """Position.problem writes the slide and claim checks out inline (a move is
-    judged on every call); they must say what can_slide and can_claim say."""
+    """Position.problem checks one move's path without listing moves; what it
+    accepts, whole or as ``FROM-TO``, is what the move generator lists."""
     game = play_random(new_game(numplayers, variants, seed), random.Random(seed), 40)
     position = game.position
     caps = position.cap_squares(position.currplayer)
@@ -432,10 +449,45 @@ def test_the_judge_s_inline_path_checks_are_can_slide_and_can_claim(
         return
     source = data.draw(st.sampled_from(caps))
     dest, target = (Square(data.draw(st.integers(0, 63))) for _ in range(2))
-    problem = position.problem(Move(source, dest, target))
-    if not position.can_slide(source, dest):
-        assert problem == ErrorCode.BAD_MOVE
-    elif not position.can_claim(source, dest, target):
-        assert problem in (ErrorCode.BAD_CLAIM, ErrorCode.BAD_CLAIM_HEY)
-    else:
-        assert problem is None
+    legal = set(position.legal_moves())
+    assert (position.problem(Move(source, dest, target)) is None) == (
+        Move(source, dest, target) in legal
+    )
+    assert (position.problem(Move(source, dest)) is None) == any(
+        (m.source, m.dest) == (source, dest) for m in legal
+    )
+
+
+# -- errors ----------------------------------------------------------------------
+
+
+def test_invalid_state_errors_take_the_code_first_like_every_stawvs_error() -> None:
+    error = InvalidStateError(ErrorCode.BAD_POSITION, "no such position")
+    assert (error.code, error.message) == (ErrorCode.BAD_POSITION, "no such position")
+    assert InvalidStateError("a broken state").code == ErrorCode.BAD_STATE
+    assert repr(StawvsError("BAD_MOVE", "m")) == "StawvsError('BAD_MOVE', 'm')"
+    assert repr(error) == "InvalidStateError('BAD_POSITION', 'no such position')"
+
+
+def test_the_old_order_of_invalid_state_error_still_works_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="InvalidStateError\\(code, message\\)"):
+        error = InvalidStateError("no such position", ErrorCode.BAD_POSITION)
+    assert (error.code, error.message) == (ErrorCode.BAD_POSITION, "no such position")
+    by_keyword = InvalidStateError("no such position", code="BAD_POSITION")
+    assert (by_keyword.code, by_keyword.message) == (ErrorCode.BAD_POSITION, "no such position")
+
+
+def test_a_game_starts_from_a_position_value_as_from_its_notation() -> None:
+    game = play_random(new_game(3, ("hey",), 4), random.Random(4), 30)
+    position = game.position
+    from_value = StawvsGame.from_position(position, ["hey"])
+    from_text = StawvsGame.from_position(position.notation(), ["hey"])
+    assert from_value.position == from_text.position == position
+    assert from_value.moves() == game.moves()
+
+
+def test_a_position_value_of_other_variants_is_refused() -> None:
+    position = Position.initial(2, ["hey"], seed=1)
+    with pytest.raises(StawvsError) as refused:
+        StawvsGame.from_position(position, [])
+    assert refused.value.code == ErrorCode.BAD_VARIANT

@@ -17,12 +17,16 @@ import random
 from typing import Any
 
 import pytest
-from hostile import VARIANT_SETS, new_game, play_random, scaled
+from hostile import FIXED_TIME, VARIANT_SETS, new_game, play_random, scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stawvs_ap import StawvsError, StawvsGame
+from stawvs_ap.core.moves import PASS, Move
+from stawvs_ap.core.position import EMPTY, Position
+from stawvs_ap.core.squares import SQUARES
 from stawvs_ap.state import reader
+from stawvs_ap.state.entry import Entry
 from stawvs_ap.state.reader import GameState, load_state
 from stawvs_ap.state.writer import state_dict, to_json
 
@@ -120,6 +124,11 @@ def test_a_timestamp_that_is_not_iso_8601_is_refused(stamp: str) -> None:
     assert "_timestamp" in refusal(state)
 
 
+HISTORY_SETTINGS = settings(
+    max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
 @pytest.mark.parametrize(
     ("numplayers", "variants"), [(2, ()), (3, ("hole", "hey")), (4, ("random", "pieces-2"))]
 )
@@ -135,7 +144,7 @@ def test_states_this_engine_writes_take_the_fast_path(
         assert outcome(text, fast=False) == text
 
 
-@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@HISTORY_SETTINGS
 @given(
     st.integers(2, 4),
     st.sampled_from(VARIANT_SETS),
@@ -200,3 +209,144 @@ def test_a_boolean_player_in_a_later_result_is_refused_both_ways() -> None:
     assert placement["type"] == "place"
     placement["who"] = True
     assert "results" in refusal(state)
+
+
+# -- histories written as this engine writes them, with one illegal move -------------
+#
+# Damaging one field of a written state leaves entries that disagree with each
+# other. A history can also be consistent but illegal: every entry is exactly
+# what its lastmove makes of the entry before, results and board included, yet
+# one of those moves breaks a rule. Only the legality check of the one acceptor
+# (state.checks.following_entry) refuses it; the plain decision it must agree
+# with is "every lastmove is one of the moves the generator lists".
+
+
+def illegal_moves(position: Position) -> dict[str, list[Move]]:
+    """Moves that break a rule of ``position`` but that ``Position.play`` can carry
+    out, by the rule they break."""
+    legal = set(position.legal_moves())
+    squares = [SQUARES[sq] for sq in range(64) if position.board[sq] != EMPTY]
+    free = [sq for sq in squares if not position.caps[sq]]
+    player = position.currplayer
+    kinds: dict[str, list[Move]] = {"a pass while a move exists": [PASS]}
+    if position.mode == "place":
+        kinds["a cap placed on a cap"] = [Move(sq) for sq in squares if position.caps[sq]]
+    else:
+        slides = [(source, dest) for source in squares if position.caps[source] for dest in free]
+        own = [(s, d) for s, d in slides if position.caps[s] == player]
+        reached = {(m.source, m.dest) for m in legal}
+        kinds["a slide that is blocked or off the lines"] = [
+            Move(s, d, s) for s, d in own if (s, d) not in reached
+        ]
+        kinds["a claim out of line"] = [
+            Move(s, d, t) for s, d in own if (s, d) in reached for t in free if t != d
+        ]
+        kinds["an opponent's cap moved"] = [
+            Move(s, d, s) for s, d in slides if position.caps[s] != player
+        ]
+        if player in position.eliminated:
+            kinds["a move after passing"] = [Move(s, d, s) for s, d in own]
+    return {
+        kind: found
+        for kind, moves in kinds.items()
+        if (found := [m for m in moves if m not in legal and not position.is_legal(m)])
+    }
+
+
+def _plain_first_illegal(stack: list[Entry]) -> int | None:
+    """The plain decision: the first entry whose lastmove the generator does not
+    list after the entry before (None when there is none)."""
+    for index in range(1, len(stack)):
+        before = stack[index - 1].position
+        if before.is_over or stack[index].lastmove not in before.legal_move_strings():
+            return index
+    return None
+
+
+def illegal_history(
+    stack: list[Entry], variants: tuple[str, ...], move: Move, after: int, rng: random.Random
+) -> str:
+    """The state this engine would write for ``stack`` followed by the illegal
+    ``move`` and up to ``after`` random legal moves."""
+    numplayers = stack[0].position.rules.numplayers
+    stack = [*stack, stack[-1].after(move, FIXED_TIME)]
+    index = len(stack) - 1
+    for _ in range(after):
+        position = stack[-1].position
+        if position.is_over:
+            break
+        stack.append(stack[-1].after(rng.choice(list(position.legal_moves())), FIXED_TIME))
+    assert _plain_first_illegal(stack) == index
+    return to_json(state_dict(numplayers, list(variants), stack))
+
+
+def refuses_the_illegal_move(text: str, index: int) -> None:
+    """Every way in refuses ``text``, naming the illegal move of entry ``index``."""
+    assert reader._replayed(text) is None  # the fast path does not accept it either
+    message = refusal(json.loads(text))
+    assert message.startswith(f"stack entry {index}: its last move "), message
+    assert message.endswith(f"is not a legal move after entry {index - 1}"), message
+
+
+def random_stack(
+    numplayers: int, variants: tuple[str, ...], seed: int, plies: int
+) -> tuple[list[Entry], random.Random]:
+    rng = random.Random(seed)
+    game = play_random(new_game(numplayers, variants, seed), rng, plies)
+    return list(game._stack), rng  # the entries this engine wrote
+
+
+KINDS = [
+    (2, (), "a cap placed on a cap"),
+    (3, ("pieces-2",), "a pass while a move exists"),
+    (2, (), "a slide that is blocked or off the lines"),
+    (4, ("hole",), "a claim out of line"),
+    (3, ("hey",), "a claim out of line"),
+    (2, ("finalfree",), "an opponent's cap moved"),
+    (3, (), "a move after passing"),
+]
+
+
+@pytest.mark.parametrize(
+    ("numplayers", "variants", "kind"), KINDS, ids=[k[2].replace(" ", "-") for k in KINDS]
+)
+def test_a_consistent_history_with_an_illegal_move_is_refused_both_ways(
+    numplayers: int, variants: tuple[str, ...], kind: str
+) -> None:
+    for seed in range(200):
+        stack, rng = random_stack(numplayers, variants, seed, plies=seed % 90)
+        found = illegal_moves(stack[-1].position).get(kind)
+        if found and not stack[-1].ended:
+            break
+    else:
+        pytest.fail(f"no game offers {kind}")
+    text = illegal_history(stack, variants, rng.choice(found), 3, rng)
+    refuses_the_illegal_move(text, len(stack))
+
+
+@HISTORY_SETTINGS
+@given(
+    st.integers(2, 4),
+    st.sampled_from(VARIANT_SETS),
+    st.integers(0, 10**6),
+    st.integers(0, 100),
+    st.integers(0, 6),
+    st.data(),
+)
+def test_histories_with_an_illegal_move_are_refused_like_the_plain_decision(
+    numplayers: int,
+    variants: tuple[str, ...],
+    seed: int,
+    plies: int,
+    after: int,
+    data: st.DataObject,
+) -> None:
+    """Every way in refuses a history the engine wrote but for one illegal move,
+    naming the entry the generator says is illegal."""
+    stack, rng = random_stack(numplayers, variants, seed, plies)
+    if stack[-1].ended:
+        return
+    kinds = illegal_moves(stack[-1].position)
+    kind = data.draw(st.sampled_from(sorted(kinds)))
+    move = data.draw(st.sampled_from(kinds[kind]))
+    refuses_the_illegal_move(illegal_history(stack, variants, move, after, rng), len(stack))

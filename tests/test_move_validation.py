@@ -4,6 +4,8 @@ the order in which rejections are reported, and that a rejection changes nothing
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from positions import board_diagram, position_from_diagram
 
@@ -276,3 +278,21 @@ def test_every_listed_move_is_valid_and_complete() -> None:
         for move in g.moves():
             verdict = g.validate_move(move)
             assert (verdict.valid, verdict.complete) == (True, 1), move
+
+
+def test_a_verdict_reads_like_a_named_tuple_and_its_message_is_worded_when_read() -> None:
+    g = game()
+    verdict = g.validate_move("a1-b1")
+    valid, message, complete, canrender, errcode = verdict
+    assert (valid, complete, canrender, errcode) == (True, -1, True, None)
+    assert message == verdict.message == verdict[1]
+    assert verdict == tuple(verdict) == g.validate_move("a1-b1")
+    assert hash(verdict) == hash(tuple(verdict))
+    assert verdict._replace(message="x") == (True, "x", -1, True, None)
+    assert verdict._asdict()["message"] == message
+    assert pickle.loads(pickle.dumps(verdict)) == verdict
+    with pytest.raises(AttributeError):
+        verdict.valid = False  # type: ignore[misc]
+    # Worded by the game's language when it was judged, whatever the game says later.
+    g.locale = "de"
+    assert verdict.message == message != g.validate_move("a1-b1").message

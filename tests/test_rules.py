@@ -11,6 +11,7 @@ import pytest
 from positions import board_diagram, diagram, position_from_diagram
 
 from stawvs_ap import StawvsGame
+from stawvs_ap.core.moves import normalise
 
 EMPTY_BOARD_BUT = """
 8 . . . . . . . .
@@ -31,8 +32,13 @@ def bottom_rank(*squares: str, **options: object) -> StawvsGame:
 
 
 def code(game: StawvsGame, move: str) -> str | None:
-    """The rejection code of ``move`` (None when valid)."""
-    return game.validate_move(move).code
+    """The rejection code of ``move`` (None when valid). The move generator must
+    agree with the judge: a complete move is listed by ``moves()`` exactly when
+    it is accepted, so every rule here holds for both."""
+    verdict = game.validate_move(move)
+    listed = normalise(move) in game.moves()
+    assert listed == (verdict.valid and verdict.complete == 1), (move, verdict, game.moves())
+    return verdict.code
 
 
 def destinations(game: StawvsGame, source: str) -> set[str]:

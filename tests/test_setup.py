@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import Pyramid, StawvsGame
+from stawvs_ap.core.invariants import StartFault, is_new_game_start, miscounted_kinds, start_fault
 
 
 def code(game: StawvsGame, move: str) -> str | None:
@@ -73,3 +74,40 @@ def test_pieces_2_ends_placement_after_two_caps_each() -> None:
     assert game.mode == "place"
     game.move("b7")
     assert game.mode == "collect"
+
+
+# -- what a new game starts from: core.invariants, the one start check -----------------
+
+
+def test_every_new_game_is_a_start_of_its_variants() -> None:
+    for variants in ([], ["hole"], ["random"], ["hey", "pieces-2"]):
+        for seed in range(5):
+            start = StawvsGame(3, variants=variants, seed=seed).position
+            assert start_fault(start, variants) is None
+            assert is_new_game_start(start, variants)
+
+
+def test_a_start_has_the_gaps_of_its_variants() -> None:
+    start = StawvsGame(2, seed=1).position
+    fault = start_fault(start, ["hole"])
+    assert fault is not None and fault.what == "gaps"
+    assert [str(sq) for sq in fault.gaps] == ["d5", "e5", "d4", "e4"]
+    assert start_fault(start, ["random"]) is None  # any four gaps will do
+
+
+def test_a_start_has_five_of_each_kind_and_no_ghost() -> None:
+    start = StawvsGame(2, seed=1).position
+    board = list(start.board)
+    first = next(sq for sq in range(64) if board[sq] == Pyramid.PINK_SMALL)
+    board[first] = Pyramid.GHOST_SMALL
+    assert miscounted_kinds(board) == [(Pyramid.PINK_SMALL, 4, 5), (Pyramid.GHOST_SMALL, 1, 0)]
+    fault = start_fault(start.replace(board=board), [])
+    assert fault == StartFault("pyramids", Pyramid.PINK_SMALL, 4, 5)
+
+
+def test_a_start_has_no_caps_no_collections_and_player_1_placing() -> None:
+    start = StawvsGame(2, seed=1).position
+    after, _ = start.play(next(start.legal_moves()))
+    assert start_fault(after, []) == StartFault("caps")
+    assert start_fault(start.replace(captured=((0,), ())), []) == StartFault("collections")
+    assert start_fault(start.replace(currplayer=2), []) == StartFault("turn")

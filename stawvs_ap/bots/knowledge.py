@@ -27,7 +27,7 @@ from typing import Final
 
 from ..core.moves import PASS, Move
 from ..core.position import Position
-from ..core.squares import SQUARES, iter_squares, next_to, reach
+from ..core.squares import SQUARES, iter_squares, next_to
 
 __all__ = [
     "KINDS",
@@ -35,7 +35,6 @@ __all__ = [
     "TEMPO",
     "cap_sources",
     "collection_counts",
-    "count_score",
     "evaluate",
     "kind_values",
     "lead",
@@ -46,6 +45,7 @@ __all__ = [
     "prior_move",
     "rank_entry",
     "territory",
+    "trap_penalty",
 ]
 
 KINDS: Final = 12
@@ -68,17 +68,6 @@ def collection_counts(collection: Sequence[int]) -> list[int]:
     for pyramid in collection:
         counts[pyramid] += 1
     return counts
-
-
-def count_score(counts: Sequence[int]) -> int:
-    """The score of a collection given as kind counts (equal to
-    :func:`stawvs_ap.core.scoring.score`): every pyramid scores 1, every tree 2
-    more, every monochrome tree 2 more again (7 = 1 + 1 + 1 + 2 + 2)."""
-    trees = min(sum(counts[0::3]), sum(counts[1::3]), sum(counts[2::3]))
-    mono = 0
-    for c in range(0, KINDS, 3):
-        mono += min(counts[c], counts[c + 1], counts[c + 2])
-    return sum(counts) + 2 * trees + 2 * mono
 
 
 def _progress(a: int, b: int, c: int) -> float:
@@ -231,14 +220,22 @@ def evaluate(position: Position, player: int) -> float:
 
 
 #: Weights of the move ordering: a free square next to the landing square (up to
-#: four count), a landing square with at most one (the cap is nearly trapped),
-#: and a pyramid an opponent wants (taking it denies it).
+#: four count), a landing square with at most one (the cap is nearly trapped,
+#: see :func:`trap_penalty`), and a pyramid an opponent wants (taking it denies it).
 MOBILITY_WEIGHT: Final = 0.4
 TRAP_PENALTY: Final = 2.0
 DENIAL_WEIGHT: Final = 0.3
 #: With ``hey``, the share of the landing square's pyramid's value counted now: the
 #: cap claims it when it moves on.
 LANDING_WEIGHT: Final = 0.8
+
+
+def trap_penalty(room: int) -> float:
+    """What landing costs, in points, with ``room`` free squares left next to the
+    landing square once the move is made: :data:`TRAP_PENALTY` with at most
+    one (the cap is nearly trapped), else nothing. The one trap penalty of the
+    move orderings and the playout policy."""
+    return TRAP_PENALTY if room <= 1 else 0.0
 
 
 # A ranked move is one int, so that a node's thousand untried moves are one list of
@@ -275,7 +272,7 @@ def move_priors(position: Position) -> list[int]:
     if position.mode == "place":
         for square in iter_squares(free):
             room = (NEIGHBOURS[square] & free).bit_count()
-            lines = reach(square, free).bit_count()
+            lines = len(position.destinations(square))
             value = 0.0 if position.rules.finalfree else 0.5 * mine[board[square]]
             estimate = MOBILITY_WEIGHT * min(room, 4) + 0.1 * lines + value
             heap.append(rank_entry(estimate, _PLACE, square))
@@ -296,13 +293,13 @@ def move_priors(position: Position) -> list[int]:
         append = heap.append
         for source in position.cap_squares(player):
             from_source = free | 1 << source
-            for dest in iter_squares(reach(source, free)):
+            for dest in position.destinations(source):
                 after = from_source & ~(1 << dest)
                 around = NEIGHBOURS[dest] & after
                 room = around.bit_count()
                 # Claiming a neighbour of the landing square takes away some of its room.
-                far = MOBILITY_WEIGHT * min(room, 4) - (TRAP_PENALTY if room <= 1 else 0.0)
-                near = MOBILITY_WEIGHT * min(room - 1, 4) - (TRAP_PENALTY if room <= 2 else 0.0)
+                far = MOBILITY_WEIGHT * min(room, 4) - trap_penalty(room)
+                near = MOBILITY_WEIGHT * min(room - 1, 4) - trap_penalty(room - 1)
                 if hey:
                     # The pyramid landed on is the one this cap claims when it leaves.
                     landing = LANDING_WEIGHT * mine[board[dest]]
@@ -310,7 +307,7 @@ def move_priors(position: Position) -> list[int]:
                     near += landing
                 far_key = (_OFFSET - round(256 * far)) << 20 | source << 12 | dest << 6
                 near_key = (_OFFSET - round(256 * near)) << 20 | source << 12 | dest << 6
-                for target in (source,) if hey else iter_squares(reach(dest, from_source)):
+                for target in position.claims(source, dest):
                     key = near_key if around >> target & 1 else far_key
                     append(key - (worth[board[target]] << 20) | target)
     heapify(heap)
@@ -354,7 +351,7 @@ def move_estimates(position: Position) -> list[int]:
         counts = list(held[me])
         if not rules.finalfree:
             counts[board[source]] -= 1
-        for dest in iter_squares(reach(source, free)):
+        for dest in position.destinations(source):
             after = from_source & ~(1 << dest)
             sources[me] = mine_left | 1 << dest
             owned = territory(after, sources)
@@ -369,7 +366,7 @@ def move_estimates(position: Position) -> list[int]:
                 counts[board[dest]] -= 1
             best_other = max(totals[p] for p in others)
             slide = source << 12 | dest << 6
-            for target in (source,) if rules.hey else iter_squares(reach(dest, after)):
+            for target in position.claims(source, dest):
                 value = totals[me] + gains[board[target]]
                 rival = best_other
                 bit = 1 << target

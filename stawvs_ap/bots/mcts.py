@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 from heapq import heappop
 
-from ..core.collector import collector_paused
+from ..collector import collector_paused
 from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now

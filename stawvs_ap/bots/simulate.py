@@ -6,8 +6,9 @@ the rules' own generator sampled, made a little less blind:
 * a placement is the best of a few random free squares by the room around it;
 * a collection move is the best of a few random slides by the pyramid it
   claims (the most valuable on the slide's lines to the mover's collection,
-  see :func:`~stawvs_ap.bots.knowledge.kind_values`), avoiding landing
-  squares with no free neighbour;
+  see :func:`~stawvs_ap.bots.knowledge.kind_values`), less the
+  :func:`~stawvs_ap.bots.knowledge.trap_penalty` of landing squares left
+  with at most one free neighbour;
 * with probability ``epsilon`` the move is uniformly random instead, so that
   playouts keep exploring lines the policy would not play.
 
@@ -28,7 +29,7 @@ from ..core.playout import random_move
 from ..core.position import Position
 from ..core.squares import SQUARES
 from .base import now
-from .knowledge import NEIGHBOURS, held_counts, kind_values
+from .knowledge import NEIGHBOURS, held_counts, kind_values, trap_penalty
 
 __all__ = [
     "TEMPERATURE",
@@ -39,8 +40,6 @@ __all__ = [
     "rewards",
 ]
 
-#: What landing on a square with no free neighbour costs, in points: the cap is trapped.
-TRAPPED: Final = 3.0
 #: How many points of lead make the difference between a 50% and a 73% share of
 #: the win in :func:`lead_share` (MCTSBot's ``temperature`` by default).
 TEMPERATURE: Final = 4.0
@@ -78,9 +77,8 @@ def policy_move(
         else:
             after = (free | 1 << source) & ~(1 << dest)
             target = max(position.claims(source, dest), key=lambda sq: values[board[sq]])
-            value = values[board[target]]
-            if not NEIGHBOURS[dest] & after & ~(1 << target):
-                value -= TRAPPED
+            room = (NEIGHBOURS[dest] & after & ~(1 << target)).bit_count()
+            value = values[board[target]] - trap_penalty(room)
         if value > best_value:
             best_value = value
             best = move if target is None else Move(source, dest, SQUARES[target])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ..core.collector import collector_paused
+from ..collector import collector_paused
 from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position

@@ -7,12 +7,13 @@ into sentences; the rules core only says what happened.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .pyramids import Pyramid
 from .squares import Square
 
 __all__ = [
+    "ENDINGS",
     "Abandoned",
     "DrawAgreed",
     "Event",
@@ -23,6 +24,7 @@ __all__ = [
     "Placed",
     "Resigned",
     "TimedOut",
+    "ending_events",
 ]
 
 
@@ -95,3 +97,22 @@ Event = (
     | Abandoned
     | GameEnded
 )
+
+#: The endings outside the rules, by the name a stack entry's ``lastmove`` gives them.
+ENDINGS: Final[tuple[str, ...]] = ("resign", "timeout", "draw", "abandoned")
+
+
+def ending_events(how: str, player: int | None, numplayers: int) -> tuple[Event, ...]:
+    """The events of a game ended outside the rules: ``resign``/``timeout`` by
+    ``player`` (every other player wins), ``draw`` (all win), ``abandoned`` (none).
+    ``ValueError`` for anything else, or a resignation or timeout of nobody."""
+    everyone = tuple(range(1, numplayers + 1))
+    if how == "resign" and player is not None:
+        return Resigned(player), GameEnded(tuple(p for p in everyone if p != player))
+    if how == "timeout" and player is not None:
+        return TimedOut(player), GameEnded(tuple(p for p in everyone if p != player))
+    if how == "draw":
+        return DrawAgreed(), GameEnded(everyone)
+    if how == "abandoned":
+        return Abandoned(), GameEnded(())
+    raise ValueError(f"{how!r} is not an ending")

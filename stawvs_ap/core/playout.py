@@ -21,6 +21,9 @@ from .squares import LINES, SQUARES, iter_squares
 
 __all__ = ["random_move", "random_playout"]
 
+#: Draws before :func:`random_move` lists the moves instead (see there).
+_MOST_DRAWS = 1000
+
 
 def random_move(position: Position, rng: random.Random) -> Move:
     """A legal move of ``position`` chosen uniformly at random.
@@ -46,7 +49,7 @@ def random_move(position: Position, rng: random.Random) -> Move:
         return Move(SQUARES[source], SQUARES[dest], SQUARES[source])
     free = position.free
     ends = list(accumulate([(LINES[d] & (free | 1 << s)).bit_count() for s, d in slides]))
-    while True:
+    for _ in range(_MOST_DRAWS):
         slot = rng.randrange(ends[-1])
         index = bisect_right(ends, slot)
         source, dest = slides[index]
@@ -54,6 +57,11 @@ def random_move(position: Position, rng: random.Random) -> Move:
         slot -= ends[index - 1] if index else 0
         if slot < len(claims):
             return Move(SQUARES[source], SQUARES[dest], SQUARES[claims[slot]])
+    # Every slide may claim the square it left and has at most 27 slots (the
+    # lines of a centre square), so a draw is a move at least once in 27 times
+    # and this is never reached (the chance is below 1e-16); the loop is
+    # bounded all the same, and the whole list is as uniform.
+    return rng.choice(list(position.legal_moves()))
 
 
 def random_playout(position: Position, rng: random.Random, deadline: float = math.inf) -> Position:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from .pyramids import COLOURED
 
-__all__ = ["MIXED_TREE", "MONO_TREE", "group_collection", "score"]
+__all__ = ["MIXED_TREE", "MONO_TREE", "group_collection", "score", "tree_points"]
 
 MONO_TREE = 7
 MIXED_TREE = 5
@@ -101,6 +101,12 @@ def group_collection(collection: Sequence[int]) -> list[list[int]]:
 
     stacks = large_stacks + medium_stacks + [[small] for small in smalls]
     return sorted(stacks, key=_stack_category)  # stable: keeps start order
+
+
+def tree_points(tree: Sequence[int]) -> int:
+    """The points of a tree (three pyramids, one of each size): :data:`MONO_TREE`
+    when they share a colour, else :data:`MIXED_TREE`."""
+    return MONO_TREE if len({p // 3 for p in tree}) == 1 else MIXED_TREE
 
 
 def score(collection: Sequence[int]) -> int:

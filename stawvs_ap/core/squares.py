@@ -19,11 +19,12 @@ __all__ = [
     "RAYS",
     "SQUARES",
     "SQUARE_NAMES",
+    "SQUARE_OF_NAME",
     "Square",
     "iter_squares",
     "next_to",
-    "reach",
     "square_at",
+    "walk",
 ]
 
 FILES: Final = "abcdefgh"
@@ -57,7 +58,7 @@ class Square(int):
     @classmethod
     def parse(cls, name: str) -> Square:
         """The square named ``name`` (``"c3"``, any case); ``ValueError`` if none is."""
-        found = _BY_NAME.get(name.lower()) if isinstance(name, str) else None
+        found = SQUARE_OF_NAME.get(name.lower()) if isinstance(name, str) else None
         if found is None:
             raise ValueError(f"not a square: {name!r}")
         return found
@@ -92,7 +93,8 @@ class Square(int):
 
 #: The 64 squares, by number.
 SQUARES: Final[tuple[Square, ...]] = tuple(Square(sq) for sq in ALL_SQUARES)
-_BY_NAME: Final[dict[str, Square]] = {sq.name: sq for sq in SQUARES}
+#: Each square by its name (``"c3"``, lower case): the one table from names to squares.
+SQUARE_OF_NAME: Final[dict[str, Square]] = {sq.name: sq for sq in SQUARES}
 
 
 #: The eight queen directions as (row step, column step).
@@ -161,32 +163,16 @@ def _mask(squares: tuple[int, ...]) -> int:
     return out
 
 
-# Each ray as a bitmask, split by whether it walks towards higher square numbers
-# (down the board, or right along a row) or lower ones: the first obstacle met is
-# then the lowest, respectively the highest, set bit of ``ray & ~free``.
-_RAYS_UP: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(_mask(ray) for ray in RAYS[sq] if ray[0] > sq) for sq in ALL_SQUARES
-)
-_RAYS_DOWN: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(_mask(ray) for ray in RAYS[sq] if ray[0] < sq) for sq in ALL_SQUARES
-)
-
-
-def reach(sq: int, free: int) -> int:
-    """Bitmask of the squares a line piece on ``sq`` reaches over ``free`` squares.
-
-    Walking out from ``sq`` in each of the eight directions, a square is
-    reached when it and every square before it on that line are in ``free``.
-    """
-    out = 0
-    for ray in _RAYS_UP[sq]:
-        blocked = ray & ~free
-        # Bits below the lowest obstacle are the squares before it.
-        out |= ray & ((blocked & -blocked) - 1) if blocked else ray
-    for ray in _RAYS_DOWN[sq]:
-        blocked = ray & ~free
-        # Bits above the highest obstacle are the squares before it.
-        out |= ray & -(1 << blocked.bit_length())
+def walk(origin: int, passable: int) -> list[int]:
+    """The squares met walking out from ``origin`` along each of its :data:`RAYS`
+    (in their order) while the squares are in the bitmask ``passable``: where
+    a line piece on ``origin`` can go. ``origin`` itself is never listed."""
+    out = []
+    for ray in RAYS[origin]:
+        for sq in ray:
+            if not passable >> sq & 1:
+                break
+            out.append(sq)
     return out
 
 
@@ -207,6 +193,6 @@ def _paths_from(origin: int) -> tuple[int, ...]:
 PATHS: Final[tuple[tuple[int, ...], ...]] = tuple(_paths_from(sq) for sq in ALL_SQUARES)
 
 
-#: ``LINES[sq]``: every square on a line from ``sq`` (``sq`` excluded): what
-#: :func:`reach` from ``sq`` depends on.
+#: ``LINES[sq]``: every square on a line from ``sq`` (``sq`` excluded): where
+#: :func:`walk` from ``sq`` may go.
 LINES: Final[tuple[int, ...]] = tuple(_mask(sum(RAYS[sq], ())) for sq in ALL_SQUARES)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from .squares import SQUARES, Square
+from .squares import SQUARE_OF_NAME, SQUARES, Square
 
 __all__ = [
     "CENTRE",
@@ -35,9 +35,8 @@ __all__ = [
 VARIANTS: Final[tuple[str, ...]] = ("hole", "random", "hey", "finalfree", "pieces-2")
 #: Variants choosing where the four gaps go; at most one may be on.
 SETUP_VARIANTS: Final[tuple[str, ...]] = ("hole", "random")
-_BY_NAME: Final = {sq.name: sq for sq in SQUARES}
-CORNERS: Final[tuple[Square, ...]] = tuple(_BY_NAME[n] for n in ("a8", "h8", "a1", "h1"))
-CENTRE: Final[tuple[Square, ...]] = tuple(_BY_NAME[n] for n in ("d5", "e5", "d4", "e4"))
+CORNERS: Final[tuple[Square, ...]] = tuple(SQUARE_OF_NAME[n] for n in ("a8", "h8", "a1", "h1"))
+CENTRE: Final[tuple[Square, ...]] = tuple(SQUARE_OF_NAME[n] for n in ("d5", "e5", "d4", "e4"))
 
 
 @dataclass(frozen=True, slots=True)

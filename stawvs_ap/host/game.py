@@ -16,15 +16,15 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from ..core.invariants import check_position
 from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
-from ..core.variants import check_variants
+from ..core.variants import check_variants, rules_for
 from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
 from ..i18n import Catalogue, Phrase, catalogue
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
-from ..state.checks import check_position, ending_events
-from ..state.entry import ENGINE_VERSION, Entry
+from ..state.entry import ENGINE_VERSION, Entry, ends_game
 from ..state.reader import load_state
 from ..state.timestamps import utc_now
 from ..state.writer import state_dict, to_json
@@ -202,26 +202,34 @@ class StawvsGame:
     @classmethod
     def from_position(
         cls,
-        notation: str,
+        notation: str | Position,
         variants: Sequence[str] = (),
         *,
         clock: Clock | None = None,
         locale: str | None = None,
     ) -> StawvsGame:
         """A game that starts from the position a notation describes (see
-        :meth:`Position.notation <stawvs_ap.core.position.Position.notation>`), for
-        puzzles, tests and analysis. Raises :class:`InvalidStateError` with code
-        ``BAD_POSITION`` for a position that breaks a rule.
+        :meth:`Position.notation <stawvs_ap.core.position.Position.notation>`), or
+        from a :class:`Position` of these variants, for puzzles, tests and
+        analysis. Raises :class:`InvalidStateError` with code ``BAD_POSITION``
+        for a position that breaks a rule.
 
         Such a game serializes like any other, but Abstract Play states must
         start from a new game's position, so its state does not load again:
         keep the notation and the moves instead.
         """
         chosen = variant_ids(variants)
-        try:
-            position = Position.from_notation(notation, chosen)
-        except ValueError as exc:
-            raise InvalidStateError(f"not a position: {exc}", ErrorCode.BAD_POSITION) from None
+        if type(notation) is Position:
+            position = notation
+            if position.rules != rules_for(position.rules.numplayers, chosen):
+                raise StawvsError(
+                    ErrorCode.BAD_VARIANT, "the position is played under other variants"
+                )
+        else:
+            try:
+                position = Position.from_notation(notation, chosen)  # type: ignore[arg-type]
+            except ValueError as exc:
+                raise InvalidStateError(ErrorCode.BAD_POSITION, f"not a position: {exc}") from None
         check_position(position)
         game = cls.__new__(cls)
         game._clock = _checked_clock(clock)
@@ -334,7 +342,9 @@ class StawvsGame:
         The message is in the game's language, or in ``locale``'s."""
         entry = self._stack[self._index]
         words = self._catalogue if locale is None else catalogue(locale)
-        return judge(entry.position, m, game_over=entry.ended).result(entry.position, words)
+        position = entry.position
+        # ends_game rather than the property entry.ended, which costs a call from C.
+        return judge(position, m, game_over=ends_game(entry.events)).result(position, words)
 
     def is_legal(self, m: object) -> bool:
         """Whether ``m`` (a string or a :class:`Move`) is a legal complete move now."""
@@ -362,7 +372,8 @@ class StawvsGame:
         """
         shown = self._stack[self._index]
         position = shown.position
-        verdict = judge(position, m, game_over=shown.ended)
+        # ends_game rather than the property shown.ended, which costs a call from C.
+        verdict = judge(position, m, game_over=ends_game(shown.events))
         move = verdict.move
         if move is None:
             assert verdict.code is not None
@@ -373,8 +384,7 @@ class StawvsGame:
         if verdict.complete != COMPLETE:
             needed = Phrase(NOT_FINISHED, {"instruction": verdict.phrase(position)})
             raise IllegalMoveError(ErrorCode.INCOMPLETE, self._words(None).say(needed))
-        after, events = position.play(move)
-        self._push(Entry(after, str(move), events, self._clock()))
+        self._push(shown.after(move, self._clock()))
         return self
 
     def push(self, m: str | Move) -> None:
@@ -537,8 +547,7 @@ class StawvsGame:
     def _end(self, how: str, player: int | None) -> StawvsGame:
         if self.gameover:
             raise IllegalMoveError(ErrorCode.GAMEOVER, self._words(None).say(ALREADY_OVER))
-        events = ending_events(how, player, self.numplayers)
-        self._push(Entry(self.position, how, events, self._clock()))
+        self._push(self._entry.ended_by(how, player, self._clock()))
         self._just_moved = False
         return self
 

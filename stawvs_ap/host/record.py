@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Final
 
+from ..core.invariants import is_new_game_start
 from ..core.notation import format_board
 from ..errors import ErrorCode, StawvsError
-from ..state.checks import is_new_game_start
 from ..state.entry import ENDINGS, Entry
 from ..state.timestamps import to_timestamp
 from .metadata import GAMEINFO, variant_display_names

@@ -8,6 +8,7 @@ a host asks. It never raises.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from ..core.moves import Move, MoveSyntaxError
@@ -57,19 +58,137 @@ COMPLETE = 1
 INCOMPLETE = -1
 
 
-class ValidationResult(NamedTuple):
+class ValidationResult:
     """What :meth:`StawvsGame.validate_move` says of a move.
 
-    ``complete`` is 1 for a move that can be submitted, -1 for a valid partial
-    move, None when invalid. ``canrender`` is True when the move may be applied
-    with ``partial=True`` to preview it. ``code`` names the rejection.
+    ``valid`` says whether the move is acceptable now; ``complete`` is 1 for a
+    move that can be submitted, -1 for a valid partial move, None when invalid.
+    ``canrender`` is True when the move may be applied with ``partial=True`` to
+    preview it. ``code`` names the rejection. ``message`` is the sentence for the
+    player, worded when it is read (most callers only look at ``valid``).
+
+    It reads like the named tuple it once was: read-only fields in that order,
+    unpacking, equality with a tuple of the same fields, :meth:`_asdict` and
+    :meth:`_replace`.
+
+    >>> from stawvs_ap import StawvsGame
+    >>> verdict = StawvsGame(2, seed=1).validate_move("b7")
+    >>> verdict
+    ValidationResult(valid=True, message='Place your cap on b7.', complete=1,
+                     canrender=True, code=None)
+    >>> valid, message, *_ = verdict
+    >>> verdict.to_dict() == {"valid": True, "message": message, "complete": 1, "canrender": True}
+    True
     """
 
-    valid: bool
-    message: str
-    complete: int | None = None
-    canrender: bool | None = None
-    code: ErrorCode | None = None
+    __slots__ = (
+        "_canrender",
+        "_code",
+        "_complete",
+        "_position",
+        "_text",
+        "_valid",
+        "_verdict",
+        "_words",
+    )
+    __match_args__ = ("valid", "message", "complete", "canrender", "code")
+    _fields = __match_args__
+
+    _valid: bool
+    _complete: int | None
+    _canrender: bool | None
+    _code: ErrorCode | None
+    _text: str
+    _verdict: Verdict | None
+    _position: Position | None
+    _words: Catalogue | None
+
+    def __init__(
+        self,
+        valid: bool,
+        message: str,
+        complete: int | None = None,
+        canrender: bool | None = None,
+        code: ErrorCode | None = None,
+    ) -> None:
+        self._valid, self._text, self._complete = valid, message, complete
+        self._canrender, self._code, self._verdict = canrender, code, None
+
+    @classmethod
+    def of(
+        cls,
+        verdict: Verdict,
+        position: Position,
+        words: Catalogue,
+        complete: int | None = None,
+        canrender: bool | None = None,
+    ) -> ValidationResult:
+        """The result of ``verdict`` on ``position``, its message in ``words``'
+        language, made from the typed verdict only when read."""
+        made = object.__new__(cls)  # not __init__: no words to give it yet
+        made._valid = verdict.move is not None
+        made._complete, made._canrender, made._code = complete, canrender, verdict.code
+        made._verdict, made._position, made._words = verdict, position, words
+        return made
+
+    @property
+    def valid(self) -> bool:
+        return self._valid
+
+    @property
+    def message(self) -> str:
+        verdict = self._verdict
+        if verdict is None:
+            return self._text
+        assert self._position is not None and self._words is not None
+        return verdict.worded(self._position, self._words)
+
+    @property
+    def complete(self) -> int | None:
+        return self._complete
+
+    @property
+    def canrender(self) -> bool | None:
+        return self._canrender
+
+    @property
+    def code(self) -> ErrorCode | None:
+        return self._code
+
+    def _astuple(self) -> tuple[bool, str, int | None, bool | None, ErrorCode | None]:
+        return (self._valid, self.message, self._complete, self._canrender, self._code)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._astuple())
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __getitem__(self, index: int) -> Any:
+        return self._astuple()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ValidationResult):
+            other = other._astuple()
+        return isinstance(other, tuple) and self._astuple() == other
+
+    def __hash__(self) -> int:
+        return hash(self._astuple())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in zip(self._fields, self, strict=True))
+        return f"ValidationResult({fields})"
+
+    def __reduce__(self) -> tuple[type[ValidationResult], tuple[Any, ...]]:
+        return ValidationResult, self._astuple()  # a copy keeps the words, not the game
+
+    def _asdict(self) -> dict[str, Any]:
+        """The fields by name, in order."""
+        return dict(zip(self._fields, self._astuple(), strict=True))
+
+    def _replace(self, **changes: Any) -> ValidationResult:
+        """A copy with the fields ``changes`` names changed."""
+        return ValidationResult(**{**self._asdict(), **changes})
 
     def to_dict(self) -> dict[str, Any]:
         """The Abstract Play form: keys that are None are left out; codes as plain text."""
@@ -103,15 +222,25 @@ class Verdict(NamedTuple):
             return instructions(position)
         return Phrase(*_accepted(position, self.move))
 
+    def worded(self, position: Position, words: Catalogue) -> str:
+        """:meth:`phrase` in ``words``' language (an accepted move's words made
+        without the phrase: its message and arguments go straight to the catalogue)."""
+        move = self.move
+        if move is None or move.is_empty:
+            return words.say(self.phrase(position))
+        return words.format(*_accepted(position, move))
+
     def result(self, position: Position, words: Catalogue) -> ValidationResult:
-        """The public verdict, with its message for the player in ``words``' language."""
+        """The public verdict, its message for the player in ``words``' language
+        (worded when read)."""
         move = self.move
         if move is None:
-            return ValidationResult(False, words.say(self.phrase(position)), code=self.code)
+            return ValidationResult.of(self, position, words)
         if move.is_empty:
-            return ValidationResult(True, words.say(instructions(position)), INCOMPLETE)
-        message = words.format(*_accepted(position, move))
-        return ValidationResult(True, message, self.complete, None if move.is_pass else True)
+            return ValidationResult.of(self, position, words, INCOMPLETE)
+        return ValidationResult.of(
+            self, position, words, self.complete, None if move.is_pass else True
+        )
 
 
 def judge(position: Position, text: object, *, game_over: bool = False) -> Verdict:
@@ -131,7 +260,9 @@ def judge(position: Position, text: object, *, game_over: bool = False) -> Verdi
     code = position.problem(move)
     if code is not None:
         return Verdict(None, code=code, refused=move)
-    return Verdict(move, COMPLETE if position.is_complete(move) else INCOMPLETE)
+    complete = COMPLETE if position.is_complete(move) else INCOMPLETE
+    # Not Verdict(...): a named tuple's generated __new__ costs as much again, on every move.
+    return tuple.__new__(Verdict, (move, complete, None, None))
 
 
 def _syntax(error: MoveSyntaxError) -> Phrase:

@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..core.moves import Move, MoveSyntaxError
 from ..core.position import EMPTY, Position, draw_positions_with
 from ..core.pyramids import PYRAMIDS
-from ..core.scoring import group_collection, score
+from ..core.scoring import group_collection, score, tree_points
 from ..core.squares import FILES, SQUARE_NAMES, Square
 from ..errors import ErrorCode, StawvsError
 from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
@@ -361,12 +361,11 @@ def _collections(
                 cx = canvas.margin + slot * (0.5 + i)
                 out.extend(_stack(cx, y, unit, stack, marks=marks))
                 if len(stack) == 3:
-                    tree_points = 7 if len({p // 3 for p in stack}) == 1 else 5
                     out.append(
                         _text(
                             cx,
                             y + font * 0.95,
-                            str(tree_points),
+                            str(tree_points(stack)),
                             font_size=font * 0.75,
                             text_anchor="middle",
                             fill="#424242",

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from ..core.notation import CAP_MARK, format_diagram
 from ..core.position import Position
 from ..core.pyramids import PYRAMIDS
-from ..core.scoring import group_collection, score
+from ..core.scoring import group_collection, score, tree_points
 from ..host.messages import player_name
 from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue
 from . import messages as m
@@ -31,8 +31,7 @@ def _collection_parts(collection: Sequence[int]) -> list[str]:
     for stack in group_collection(collection):
         codes = " ".join(PYRAMIDS[p].code for p in stack)
         if len(stack) == 3:
-            points = 7 if len({p // 3 for p in stack}) == 1 else 5
-            parts.append(f"[{codes}]={points}")
+            parts.append(f"[{codes}]={tree_points(stack)}")
         else:
             parts.append(codes)
     return parts or ["-"]

@@ -11,19 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from ..core.events import ENDINGS
+from ..core.invariants import miscounted_kinds, start_fault
+from ..core.moves import normalise
 from ..core.notation import parse_board
-from ..core.position import EMPTY, Position
-from ..core.pyramids import PER_KIND, PYRAMIDS
+from ..core.position import Position
 from ..core.squares import SQUARE_NAMES
-from ..core.variants import check_variants, expected_gaps, rules_for
+from ..core.variants import check_variants, rules_for
 from ..errors import InvalidRecordError, StawvsError
 from ..host.game import StawvsGame
 from ..host.metadata import GAMEINFO, variant_ids_from_display_names
 from ..host.record import notable_results, ranks, record_time
-from ..state.entry import ENDINGS, Entry
 from ..state.format import MAX_STATE_BYTES
 from ..state.timestamps import utc_now
-from ..state.writer import state_dict
 
 __all__ = ["apply_move_or_ending", "from_record", "parse_starting_position"]
 
@@ -33,12 +33,17 @@ _ENDING_RESULT: Final = {"resign": "resigned", "timeout": "timeout"}
 class _ReplayClock:
     """Timestamps for replayed moves: the record's start for every move but the
     last, its end for the last (the record keeps no other times), then the real
-    time for anything played after the replay."""
+    time for anything played after the replay. With ``start_first``, the first
+    call stamps the starting position, with the record's start."""
 
-    def __init__(self, start: str, end: str, plies: int) -> None:
+    def __init__(self, start: str, end: str, plies: int, *, start_first: bool = False) -> None:
         self.start, self._end, self._left = start, end, plies
+        self._start_first = start_first
 
     def __call__(self) -> str:
+        if self._start_first:
+            self._start_first = False
+            return self.start
         self._left -= 1
         if self._left > 0:
             return self.start
@@ -76,9 +81,12 @@ def from_record(
     variants = _variants(header)
     plies = sum(len(r) for r in rounds)
     start = _date(header, "date-start")
-    # A game set up from a whole position stamps its first entry by the clock too.
-    ticks = plies + 1 if _is_position(header.get("startingPosition")) else plies
-    clock = _ReplayClock(start, _date(header, "date-end"), ticks)
+    end = _date(header, "date-end")
+    if _is_position(header.get("startingPosition")):
+        # A game set up from a whole position stamps its first entry as a move.
+        clock = _ReplayClock(start, end, plies + 1)
+    else:
+        clock = _ReplayClock(start, end, plies, start_first=initial is None)
     game = _starting_game(header, initial, len(names), variants, clock)
     for number, moves in enumerate(rounds, start=1):
         if len(moves) > len(names):
@@ -182,29 +190,30 @@ def parse_starting_position(text: object) -> list[int]:
         board, caps = parse_board(text)  # type: ignore[arg-type]
     except ValueError as exc:
         raise InvalidRecordError(f"the startingPosition is not a board: {exc}") from None
-    if any(caps) or any(p != EMPTY and PYRAMIDS[p].is_ghost for p in board):
+    miscounted = miscounted_kinds(board)
+    if any(caps) or any(kind.is_ghost for kind, _, _ in miscounted):
         raise InvalidRecordError("a starting board has no caps and no ghosts")
-    for kind in PYRAMIDS[:12]:
-        if board.count(kind) != PER_KIND:
-            raise InvalidRecordError(
-                f"the startingPosition has {board.count(kind)} pyramids {kind.code}; a new "
-                f"game has {PER_KIND} of each kind"
-            )
+    for kind, count, wanted in miscounted:
+        raise InvalidRecordError(
+            f"the startingPosition has {count} pyramids {kind.code}; a new "
+            f"game has {wanted} of each kind"
+        )
     return board
 
 
 def _game_from_board(
     board: list[int], numplayers: int, variants: list[str], clock: _ReplayClock
 ) -> StawvsGame:
-    gaps = expected_gaps(variants)
-    if gaps is not None and [sq for sq in range(64) if board[sq] == EMPTY] != gaps:
-        where = ", ".join(SQUARE_NAMES[sq] for sq in gaps)
+    start = Position.build(rules_for(numplayers, variants), board)
+    fault = start_fault(start, variants)
+    if fault is not None and fault.what == "gaps":
+        where = ", ".join(SQUARE_NAMES[sq] for sq in fault.gaps)
         raise InvalidRecordError(
             f"with these variants the empty squares of the starting position must be {where}"
         )
-    start = Position.build(rules_for(numplayers, variants), board)
-    state = state_dict(numplayers, variants, [Entry(start, None, (), clock.start)])
-    return _load(state, clock)
+    if fault is not None:  # parse_starting_position refuses every other fault of a board
+        raise InvalidRecordError(f"the startingPosition is no new game's start ({fault.what})")
+    return StawvsGame.from_position(start, variants, clock=clock)
 
 
 def _game_from_initial(
@@ -271,7 +280,7 @@ def _replay_entry(game: StawvsGame, entry: object, number: int, names: list[str]
 
 def _ending_player(move: str, given: object) -> int | None:
     """The player a ``resign`` or ``timeout`` names in its results."""
-    kind = _ENDING_RESULT.get("".join(move.split()).lower())
+    kind = _ENDING_RESULT.get(normalise(move))
     if kind is None or not isinstance(given, list):
         return None
     found = [r.get("player") for r in given if isinstance(r, dict) and r.get("type") == kind]
@@ -281,7 +290,7 @@ def _ending_player(move: str, given: object) -> int | None:
 def apply_move_or_ending(game: StawvsGame, move: str, player: int | None = None) -> None:
     """Play ``move`` on ``game``, where a record's move may also be an ending:
     ``resign`` and ``timeout`` need the ``player`` they end the game for."""
-    ending = "".join(move.split()).lower()
+    ending = normalise(move)
     if ending not in ENDINGS:
         game.move(move)
     elif ending == "draw":

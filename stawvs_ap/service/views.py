@@ -39,7 +39,7 @@ from .methods import (
     _played,
 )
 
-__all__ = ["MAX_HINTS", "next_squares", "stack_points"]
+__all__ = ["MAX_HINTS", "next_squares"]
 
 #: The most labelled arrows one picture takes.
 MAX_HINTS: Final = 20
@@ -143,11 +143,6 @@ def _svg(params: Params) -> Result:
     return {"svg": svg}
 
 
-def stack_points(stack: list[int]) -> int:
-    """What a stack of a grouped collection scores: 7 or 5 for a tree, 1 a pyramid else."""
-    return score(stack) if len(stack) == 3 else len(stack)
-
-
 @_method("summary", {"state": STATE}, {"ply": INT})
 def _summary(params: Params) -> Result:
     game = _shown(params)
@@ -161,7 +156,8 @@ def _summary(params: Params) -> Result:
                 "score": score(collection),
                 "passed": player in position.eliminated,
                 "stacks": [
-                    {"pyramids": [PYRAMIDS[p].code for p in s], "points": stack_points(s)}
+                    # A stack's score is its points: a tree's 7 or 5, or 1 a pyramid.
+                    {"pyramids": [PYRAMIDS[p].code for p in s], "points": score(s)}
                     for s in stacks
                 ],
             }

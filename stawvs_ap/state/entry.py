@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from ..core.events import Event, GameEnded
+from ..core.events import ENDINGS, Event, GameEnded, ending_events
+from ..core.moves import Move
 from ..core.position import Position
 from .results import results_of
 
@@ -12,8 +13,11 @@ __all__ = ["ENDINGS", "ENGINE_VERSION", "GAME_UID", "Entry"]
 
 ENGINE_VERSION: Final = "20251113"
 GAME_UID: Final = "stawvs"
-#: ``lastmove`` values of the entries that end a game outside the rules.
-ENDINGS: Final[tuple[str, ...]] = ("resign", "timeout", "draw", "abandoned")
+
+
+def ends_game(events: tuple[Event, ...]) -> bool:
+    """Whether an entry with these ``events`` ends the game (see :attr:`Entry.ended`)."""
+    return bool(events) and type(events[-1]) is GameEnded
 
 
 class Entry(NamedTuple):
@@ -29,6 +33,22 @@ class Entry(NamedTuple):
     events: tuple[Event, ...]
     timestamp: str
 
+    def after(self, move: Move, timestamp: str) -> Entry:
+        """The entry the legal complete ``move`` makes of this one, stamped
+        ``timestamp``: the one place a move is played and written down. The
+        caller guarantees legality, as :meth:`Position.play
+        <stawvs_ap.core.position.Position.play>` asks."""
+        position, events = self.position.play(move)
+        # Not Entry(...): its generated __new__ costs as much again (one entry a move).
+        return tuple.__new__(Entry, (position, str(move), events, timestamp))
+
+    def ended_by(self, how: str, player: int | None, timestamp: str) -> Entry:
+        """The entry that ends the game here outside the rules (see
+        :func:`~stawvs_ap.core.events.ending_events`; ``ValueError`` for no
+        ending, or a resignation or timeout of nobody)."""
+        events = ending_events(how, player, self.position.rules.numplayers)
+        return Entry(self.position, how, events, timestamp)
+
     @property
     def results(self) -> list[dict[str, Any]]:
         """The move's result objects (docs/CONTRACT.md §5), made anew on each call."""
@@ -37,8 +57,7 @@ class Entry(NamedTuple):
     @property
     def ended(self) -> bool:
         """Whether this entry ends the game."""
-        events = self.events
-        return bool(events) and type(events[-1]) is GameEnded
+        return ends_game(self.events)
 
     @property
     def winners(self) -> list[int]:

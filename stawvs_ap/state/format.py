@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from ..core.collector import collector_paused
+from ..collector import collector_paused
 from ..errors import InvalidStateError
 from .timestamps import PATTERN as TIMESTAMP_PATTERN
 
@@ -101,8 +101,14 @@ def read_document(doc: object) -> dict[str, Any]:
 
 
 _KEYS: Final = frozenset({"game", "numplayers", "variants", "gameover", "winner", "stack"})
-#: The text fields of an entry, and how long they may be.
-_TEXT_FIELDS: Final = (("_version", 40), ("_timestamp", 40), ("mode", 10), ("lastmove", 100))
+#: The text fields of an entry, as messages name them, and how long they may be.
+_TEXT_FIELDS: Final = tuple(
+    (key, repr(key), longest)
+    for key, longest in (("_version", 40), ("_timestamp", 40), ("mode", 10), ("lastmove", 100))
+)
+_SEQUENCES: Final = (list, tuple)
+_COLLECTIONS: Final = (list, tuple, dict)
+_CONTAINERS: Final = (list, tuple, dict, str)
 
 
 def check_sizes(data: dict[str, Any]) -> None:
@@ -111,7 +117,8 @@ def check_sizes(data: dict[str, Any]) -> None:
     byte count) takes long to refuse: the keys, the stack, and in each entry its
     board, collections, eliminations and results (whose free-form fields are
     read here, bounded). What is no container where one belongs is left for the
-    models to name."""
+    models to name. Messages are made only for a refusal: a state that passes
+    costs a count per container."""
     _limit("the state", data, _MAX_KEYS)
     unknown = sorted(str(key)[:40] for key in data if key not in _KEYS)
     if unknown:
@@ -119,49 +126,53 @@ def check_sizes(data: dict[str, Any]) -> None:
     _limit("'game'", data.get("game"), 40)
     variants = data.get("variants")
     _limit("'variants'", variants, 10)
-    for variant in variants if isinstance(variants, list | tuple) else ():
+    for variant in variants if isinstance(variants, _SEQUENCES) else ():
         _limit("a variant", variant, 40)
     _limit("'winner'", data.get("winner"), 4)
     stack = data.get("stack")
     _limit("the stack", stack, MAX_ENTRIES)
-    for i, entry in enumerate(stack if isinstance(stack, list | tuple) else ()):
+    for i, entry in enumerate(stack if isinstance(stack, _SEQUENCES) else ()):
         if not isinstance(entry, dict):
             continue
-        where = f"stack entry {i}"
-        _limit(where, entry, _MAX_KEYS)
-        for key, longest in _TEXT_FIELDS:
-            _limit(f"{where}: {key!r}", entry.get(key), longest)
-        _limit(f"{where}: 'eliminated'", entry.get("eliminated"), 4)
+        _limit("", entry, _MAX_KEYS, i)
+        for key, name, longest in _TEXT_FIELDS:
+            _limit(name, entry.get(key), longest, i)
+        _limit("'eliminated'", entry.get("eliminated"), 4, i)
         board = entry.get("board")
         if isinstance(board, dict):
-            _limit(f"{where}: the board", board, 2)
-            _limit(f"{where}: the board", board.get("value"), 64)
+            _limit("the board", board, 2, i)
+            _limit("the board", board.get("value"), 64, i)
         captured = entry.get("captured")
-        _limit(f"{where}: 'captured'", captured, 4)
-        for collection in captured if isinstance(captured, list | tuple) else ():
-            _limit(f"{where}: a collection", collection, 60)
+        _limit("'captured'", captured, 4, i)
+        for collection in captured if isinstance(captured, _SEQUENCES) else ():
+            _limit("a collection", collection, 60, i)
         results = entry.get("_results")
-        _limit(f"{where}: '_results'", results, _MAX_RESULTS)
-        for result in results if isinstance(results, list | tuple) else ():
-            _limit(f"{where}: a result", result, _MAX_KEYS)
+        _limit("'_results'", results, _MAX_RESULTS, i)
+        for result in results if isinstance(results, _SEQUENCES) else ():
+            _limit("a result", result, _MAX_KEYS, i)
             for value in result.values() if isinstance(result, dict) else ():
-                _check_result_value(where, value, depth=1)
+                _check_result_value(i, value, depth=1)
 
 
-def _check_result_value(where: str, value: Any, depth: int) -> None:
-    """A value inside a result: short text, short lists, shallow nesting."""
+def _check_result_value(entry: int, value: Any, depth: int) -> None:
+    """A value inside a result of stack entry ``entry``: short text, short lists,
+    shallow nesting."""
     if depth > 3:
-        raise InvalidStateError(f"{where}: a result is nested too deeply")
-    _limit(f"{where}: a result's text", value, _MAX_TEXT)
-    if isinstance(value, list | tuple | dict):
-        _limit(f"{where}: a result's list", value, _MAX_RESULT_ITEMS)
+        raise InvalidStateError(f"stack entry {entry}: a result is nested too deeply")
+    _limit("a result's text", value, _MAX_TEXT, entry)
+    if isinstance(value, _COLLECTIONS):
+        _limit("a result's list", value, _MAX_RESULT_ITEMS, entry)
         items = value.values() if isinstance(value, dict) else value
         for item in items:
-            _check_result_value(where, item, depth + 1)
+            _check_result_value(entry, item, depth + 1)
 
 
-def _limit(what: str, value: Any, limit: int) -> None:
-    if isinstance(value, list | tuple | dict | str) and len(value) > limit:
+def _limit(what: str, value: Any, limit: int, entry: int | None = None) -> None:
+    """Refuse ``value`` (``what``, of stack entry ``entry`` if one is given) when it
+    is a container or a text longer than ``limit``."""
+    if isinstance(value, _CONTAINERS) and len(value) > limit:
+        if entry is not None:
+            what = f"stack entry {entry}: {what}" if what else f"stack entry {entry}"
         raise InvalidStateError(
             f"{what} is too long: {len(value)} items or characters, "
             f"at most {limit} in a Stawvs state"

@@ -1,11 +1,15 @@
 """Reading a serialized state: :func:`load_state`, with one fast path beside the full checks.
 
-The full checks (:func:`stawvs_ap.state.checks.load_checked`, ``fast=False``)
-are the reference. A state this engine wrote takes the fast path: its header
-and first entry get the full checks, each later entry's ``lastmove`` is played,
-and the text this engine writes for the game so made must be the very text
-given. Whatever the fast path does not accept goes to the full checks, which
-accept it or name what is wrong, so the way in never changes the verdict.
+What a state may hold is decided in one place, :mod:`stawvs_ap.state.checks`
+(``fast=False`` runs it alone: :func:`~stawvs_ap.state.checks.load_checked`).
+The fast path only makes that decision faster for a state this engine wrote:
+its header and first entry go through the full checks, each later entry is
+made by :func:`~stawvs_ap.state.checks.following_entry` (the one decision of
+whether a step could have been played) from its ``lastmove``, and the text this
+engine writes for the game so made must be the very text given, which stands
+for comparing every field. The fast path never refuses: whatever it does not
+accept goes to the full checks, which accept it or name what is wrong, so the
+way in never changes the verdict.
 """
 
 from __future__ import annotations
@@ -14,18 +18,15 @@ import json
 import re
 from typing import Any, Final
 
-from ..core.collector import collector_paused
-from ..core.moves import Move, MoveSyntaxError
+from ..collector import collector_paused
 from ..errors import InvalidStateError
-from .checks import GameState, load_checked
-from .entry import ENDINGS, Entry
+from .checks import GameState, following_entry, load_checked
 from .format import (
     INTEGER_JSON,
     MAX_STATE_BYTES,
     check_sizes,
     read_document,
 )
-from .timestamps import is_timestamp
 from .writer import state_dict, to_json
 
 __all__ = ["GameState", "load_state"]
@@ -77,11 +78,12 @@ def _replayed(text: str) -> GameState | None:
     at = text.find(_STACK)
     if at < 0:
         return None
-    # A new game's entry is written in about 1,300 characters; a first entry far
-    # longer is no start this engine wrote, and is left to the full checks
-    # rather than parsed twice.
+    # With one entry there is nothing to replay: the full checks alone are
+    # faster. A new game's entry is written in about 1,300 characters; a first
+    # entry far longer is no start this engine wrote, and is left to the full
+    # checks rather than parsed twice.
     second = text.find(',{"_version"', at)
-    if (second if second >= 0 else len(text)) - at > _FIRST_ENTRY_MAX:
+    if second < 0 or second - at > _FIRST_ENTRY_MAX:
         return None
     try:
         with collector_paused():
@@ -93,11 +95,13 @@ def _replayed(text: str) -> GameState | None:
     except (ValueError, RecursionError, InvalidStateError):
         return None
     entries = start.stack
-    for hint in _MOVE_HINT.finditer(text, end):
-        entry = _played(entries[-1], hint[2], hint[1])
-        if entry is None:
-            return None
-        entries.append(entry)
+    try:
+        for index, hint in enumerate(_MOVE_HINT.finditer(text, end), start=1):
+            # The results, which name who resigned, are not read: such an
+            # ending is refused here and left to the full checks.
+            entries.append(following_entry(index, entries[-1], hint[2], hint[1]))
+    except InvalidStateError:
+        return None
     # The first entry was checked in full, so only the rest must be written as
     # this engine writes it (Abstract Play's engine writes a first entry's keys
     # in another order; all else it writes as we do).
@@ -109,18 +113,3 @@ def _replayed(text: str) -> GameState | None:
     if text[end:] != ("," + to_json(later)[1:] if later else "]") + "}":
         return None
     return GameState(start.numplayers, start.variants, entries)
-
-
-def _played(previous: Entry, lastmove: str, timestamp: str) -> Entry | None:
-    """The entry playing ``lastmove`` on ``previous`` makes, stamped ``timestamp``;
-    None unless it is a legal complete move and a real time."""
-    if previous.ended or lastmove in ENDINGS or not is_timestamp(timestamp):
-        return None
-    try:
-        move = Move.parse(lastmove)
-    except MoveSyntaxError:
-        return None
-    if not previous.position.is_legal(move):
-        return None
-    position, events = previous.position.play(move)
-    return Entry(position, str(move), events, timestamp)

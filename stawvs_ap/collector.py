@@ -1,5 +1,9 @@
 """Pausing the cyclic garbage collector around work that makes many objects and
-no reference cycles, which reference counting frees anyway."""
+no reference cycles, which reference counting frees anyway.
+
+No rule of the game: a leaf beside :mod:`stawvs_ap.errors` that every floor may
+use (the state loader parses with it, the bots' searches run under it).
+"""
 
 from __future__ import annotations
 
