@@ -167,12 +167,13 @@ def walk(origin: int, passable: int) -> list[int]:
     """The squares met walking out from ``origin`` along each of its :data:`RAYS`
     (in their order) while the squares are in the bitmask ``passable``: where
     a line piece on ``origin`` can go. ``origin`` itself is never listed."""
-    out = []
+    out: list[int] = []
+    append = out.append
     for ray in RAYS[origin]:
         for sq in ray:
             if not passable >> sq & 1:
                 break
-            out.append(sq)
+            append(sq)
     return out
 
 
