@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import cli_process
 import pytest
 
 from stawvs_ap import StawvsGame, from_record
@@ -368,21 +369,13 @@ def test_hint_shows_the_analysis_of_an_engine_that_has_one(
 def test_an_interrupted_arena_leaves_no_engine_behind(engines: Engines, jobs: str) -> None:
     # Ctrl-C in a terminal interrupts the arena's whole process group (its workers
     # too); the engines have groups of their own, and go because the arena stops them.
-    arena = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "stawvs_ap",
-            "arena",
-            *("--bot", f"exec:seconds=30:{engines.command('stubborn')}"),
-            *("--bot", f"exec:seconds=30:{engines.command('silent')}"),
-            *("--games", "2", "--jobs", jobs, "--quiet"),
-        ],
+    arena = cli_process.start(
+        "arena",
+        *("--bot", f"exec:seconds=30:{engines.command('stubborn')}"),
+        *("--bot", f"exec:seconds=30:{engines.command('silent')}"),
+        *("--games", "2", "--jobs", jobs, "--quiet"),
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
+        group=True,
     )
     engines.wait_for(2 if jobs == "1" else 3)  # game 1 seats the silent engine first
     time.sleep(0.5)  # the first request is on its way

@@ -12,7 +12,6 @@ this process; the fuzz tests use Starlette's in-process test client."""
 from __future__ import annotations
 
 import json
-import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +20,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import cli_process
 import pytest
 from browser_support import require
 
@@ -394,21 +394,8 @@ def test_one_body_runs_at_most_its_share_of_searches(port: int) -> None:
 # -- the command line --------------------------------------------------------------------
 
 
-def _interruptible() -> None:
-    # A test run started in the background of a shell inherits SIGINT ignored,
-    # and so would the server: give it the default, as a terminal's command has.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _started(*args: str) -> tuple[subprocess.Popen[str], str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "stawvs_ap", *args],
-        env=ENV,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_interruptible,
-    )
+    process = cli_process.start(*args, env=ENV)
     assert process.stdout is not None
     return process, process.stdout.readline()
 
