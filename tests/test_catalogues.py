@@ -188,6 +188,22 @@ POINTS = {
         24: "24 очки)",
     },
     "en": {1: "1 point)", 2: "2 points)"},
+    "es": {0: "0 puntos)", 1: "1 punto)", 2: "2 puntos)", 21: "21 puntos)"},
+    "it": {0: "0 punti)", 1: "1 punto)", 2: "2 punti)", 21: "21 punti)"},
+    "pt-BR": {0: "0 ponto)", 1: "1 ponto)", 2: "2 pontos)", 21: "21 pontos)"},  # CLDR: 0 is "one"
+    # Romanian: "de" from 20 on, except after 101-119 and the like.
+    "ro": {
+        1: "1 punct)",
+        2: "2 puncte)",
+        19: "19 puncte)",
+        20: "20 de puncte)",
+        101: "101 puncte)",
+        120: "120 de puncte)",
+    },
+    "tr": {1: "1 puan)", 2: "2 puan)"},  # a noun after a number stays singular
+    "eo": {1: "1 poento)", 2: "2 poentoj)", 0: "0 poentoj)"},
+    "ko": {1: "(1점)", 2: "(2점)"},
+    "ta": {1: "1 புள்ளி)", 2: "2 புள்ளிகள்)"},
 }
 
 
