@@ -49,6 +49,7 @@ from stawvs_ap.bots import BOTS, Bot, MCTSBot, Option, UCTBot
 from stawvs_ap.bots.base import Budget
 from stawvs_ap.bots.knowledge import kind_values
 from stawvs_ap.core.playout import random_move
+from tests.hostile import game_before_end  # the bots' tests' positions
 
 VARIANT_SETS: list[tuple[str, ...]] = [
     (),
@@ -68,18 +69,6 @@ RETRIES = 3
 
 def bound(seconds: float) -> float:
     return seconds * (1 + SHARE) + SLACK
-
-
-def game_at(players: int, variants: tuple[str, ...], seed: int, plies: int) -> StawvsGame:
-    """A game after up to ``plies`` random moves (stopping before the end)."""
-    rng = random.Random(seed)
-    game = StawvsGame.new(players, variants, seed=seed)
-    for _ in range(plies):
-        move = random_move(game.position, rng)
-        if game.position.play(move)[0].is_over:
-            break
-        game.move(move)
-    return game
 
 
 def pass_only(players: int, variants: tuple[str, ...], seed: int) -> StawvsGame:
@@ -158,7 +147,7 @@ def time_cases(quick: bool, rng: random.Random) -> Iterator[Case]:
     if quick:
         positions = rng.sample(positions, 10)
     for number, (players, variants, depth) in enumerate(positions):
-        game = game_at(players, variants, 1000 + number, depth)
+        game = game_before_end(players, variants, 1000 + number, depth)
         if game.gameover:
             continue
         where = f"{players}p {'+'.join(variants) or 'default'} ply {depth}"
@@ -185,7 +174,7 @@ def time_cases(quick: bool, rng: random.Random) -> Iterator[Case]:
                 bot, {}, game, 1.0, f"{name} forced pass after a 1 s search", "forced", warm=1.0
             )
     # A small budget right after a large search: the old tree is freed within it.
-    early = game_at(2, (), 7, 7)
+    early = game_before_end(2, (), 7, 7)
     for name in ("mcts", "uct"):
         warm = 3.0 if quick else 8.0
         yield Case(BOTS[name], {}, early, 0.03, f"{name} 0.03 s after {warm:g} s", warm=warm)
@@ -275,7 +264,7 @@ def check_memory(quick: bool, rng: random.Random) -> bool:
     iterations = 400 if quick else 1500
     print(f"  mcts ({iterations} iterations, defaults; KB per iteration):")
     for label, players, variants, depth in PHASES:
-        game = game_at(players, variants, depth + 11, depth)
+        game = game_before_end(players, variants, depth + 11, depth)
         bot, used = mcts_tree(game, iterations)
         counted = bot.tree_bytes()
         done = max(1, bot.last_iterations)
@@ -290,7 +279,7 @@ def check_memory(quick: bool, rng: random.Random) -> bool:
         label, players, variants, depth = rng.choice(PHASES)
         options = random_options(MCTSBot, rng)
         options["plies"] = min(int(options["plies"]), 4)  # type: ignore[call-overload]
-        bot, used = mcts_tree(game_at(players, variants, depth + 11, depth), 300, **options)
+        bot, used = mcts_tree(game_before_end(players, variants, depth + 11, depth), 300, **options)
         counted = bot.tree_bytes()
         mark = "" if used <= counted else "  BROKEN: more than counted"
         ok &= used <= counted
@@ -299,7 +288,7 @@ def check_memory(quick: bool, rng: random.Random) -> bool:
     print(f"  uct ({uct_iterations} iterations; KB per iteration):")
     for label, players, variants, depth in PHASES:
         counted, used = uct_tree_bytes(
-            game_at(players, variants, depth + 11, depth), uct_iterations
+            game_before_end(players, variants, depth + 11, depth), uct_iterations
         )
         mark = "" if used <= counted else "  BROKEN: more than counted"
         ok &= used <= counted
@@ -331,7 +320,7 @@ def check_memory(quick: bool, rng: random.Random) -> bool:
 def capped(name: str, cap: int, seconds: float) -> int:
     """Print how much this process grows while ``name`` thinks ``seconds`` under
     ``memory=cap`` early in the collection phase (status 1 for an illegal answer)."""
-    early = game_at(2, (), 7 + 11, 7)
+    early = game_before_end(2, (), 7 + 11, 7)
     bot = BOTS[name](seed=1, memory=cap)  # type: ignore[call-arg]
     bot.analyse(early, iterations=1)
     gc.collect()
@@ -363,7 +352,7 @@ def peak_resident() -> int:
 def speed(quick: bool) -> None:
     print("== speed: iterations per second (best of 3, iteration budgets)")
     for label, players, variants, depth in PHASES[:3] + PHASES[4:]:
-        game = game_at(players, variants, depth + 11, depth)
+        game = game_before_end(players, variants, depth + 11, depth)
         cells = []
         for name, iterations in (("mcts", 300 if quick else 1000), ("uct", 60 if quick else 200)):
             best = math.inf

@@ -22,6 +22,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from stawvs_ap import StawvsGame
+from stawvs_ap.core.playout import random_move
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
@@ -91,6 +92,19 @@ def play_random(game: StawvsGame, rng: random.Random, plies: int) -> StawvsGame:
         if not moves:
             break
         game.move(rng.choice(moves))
+    return game
+
+
+def game_before_end(players: int, variants: tuple[str, ...], seed: int, plies: int) -> StawvsGame:
+    """A seeded game after up to ``plies`` random moves, stopping before a move
+    that would end it (so a bot always has a position to think about)."""
+    rng = random.Random(seed)
+    game = StawvsGame.new(players, variants, seed=seed)
+    for _ in range(plies):
+        move = random_move(game.position, rng)
+        if game.position.play(move)[0].is_over:
+            break
+        game.move(move)
     return game
 
 

@@ -38,6 +38,7 @@ from stawvs_ap.core.moves import PASS
 from stawvs_ap.core.playout import random_move
 from stawvs_ap.core.scoring import score
 from stawvs_ap.errors import IllegalMoveError
+from tests.hostile import game_before_end
 
 VARIANT_SETS = [
     (),
@@ -57,25 +58,13 @@ def _bots(seed: int = 7) -> list[Bot]:
     return [RandomBot(seed=seed), GreedyBot(seed=seed), MCTSBot(seed=seed), UCTBot(seed=seed)]
 
 
-def _random_game(players: int, variants: tuple[str, ...], seed: int, plies: int) -> StawvsGame:
-    """A game after up to ``plies`` random moves (stops before the end)."""
-    rng = random.Random(seed)
-    game = StawvsGame.new(players, variants, seed=seed)
-    for _ in range(plies):
-        move = random_move(game.position, rng)
-        if game.position.play(move)[0].is_over:
-            break
-        game.move(move)
-    return game
-
-
 def _positions() -> Iterator[tuple[str, StawvsGame]]:
     for variants in VARIANT_SETS:
         for players in PLAYERS:
             for depth in (0, 9, 40):
                 label = f"{players}p-{'+'.join(variants) or 'default'}-{depth}"
                 seed = zlib.crc32(label.encode())
-                yield label, _random_game(players, variants, seed, depth)
+                yield label, game_before_end(players, variants, seed, depth)
 
 
 POSITIONS = list(_positions())
@@ -164,7 +153,7 @@ def test_mcts_backs_up_the_best_childs_values_for_the_player_to_move(players: in
     # is worth, "best" as the player to move at the node sees it (the first such
     # child on a tie). The search keeps this up to date incrementally; this is the
     # plain way. A second search reuses the first one's tree.
-    game = _random_game(players, (), seed=players, plies=4 * players + 3)
+    game = game_before_end(players, (), seed=players, plies=4 * players + 3)
     bot = MCTSBot(seed=1)
     for _ in range(2):
         bot.choose(game, iterations=600)
@@ -179,7 +168,7 @@ def test_mcts_backs_up_the_best_childs_values_for_the_player_to_move(players: in
 def test_mcts_tries_every_nodes_moves_best_estimated_first() -> None:
     # Progressive widening by move_estimates: a node's children are its best
     # estimated moves, in order, and every move still untried is estimated no better.
-    game = _random_game(2, (), seed=5, plies=12)
+    game = game_before_end(2, (), seed=5, plies=12)
     bot = MCTSBot(seed=1)
     bot.choose(game, iterations=300)
     inner = [node for node in _tree(bot) if len(node.children) > 1 and node.untried]
@@ -272,7 +261,7 @@ def test_analyse_lists_candidates_best_first() -> None:
 
 
 def test_a_finished_game_has_no_move() -> None:
-    game = _random_game(2, (), 1, 0)
+    game = game_before_end(2, (), 1, 0)
     while not game.gameover:
         game.move(random_move(game.position, random.Random(1)))
     for bot in _bots():
@@ -339,7 +328,7 @@ def test_policy_moves_are_legal_and_playouts_reach_the_end(
 ) -> None:
     rng = random.Random(players)
     for start_plies in (0, 20):
-        game = _random_game(players, variants, players * 7 + start_plies, start_plies)
+        game = game_before_end(players, variants, players * 7 + start_plies, start_plies)
         position = game.position
         while not position.is_over:
             move = PASS if position.must_pass() else policy_move(position, rng, samples=3)

@@ -50,7 +50,6 @@ _POLICY: Final = (
 )
 
 
-@cache
 def _asset(name: str) -> bytes:
     return resources.files(__package__).joinpath("assets", name).read_bytes()
 
