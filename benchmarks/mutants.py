@@ -230,6 +230,22 @@ MUTANTS: tuple[Mutant, ...] = (
         'parts.append(literal.replace("%", "%%"))',
         "parts.append(literal)",
     ),
+    Mutant(
+        "written-text-kept-by-length",
+        "the writer's kept text",
+        "a game's kept text is reused for a stack as long, not for one holding the same entries",
+        "stawvs_ap/state/writer.py",
+        "if len(known) <= len(stack) and all(map(operator.is_, known, stack)):",
+        "if len(known) <= len(stack):",
+    ),
+    Mutant(
+        "loaded-text-kept-as-read",
+        "the loader's kept text",
+        "the loader keeps the first entry as the reference engine wrote it, keys in its order",
+        "stawvs_ap/state/reader.py",
+        "to_json(first_ours) + text[end:-2]",
+        "text[at + len(_STACK) : -2]",
+    ),
 )
 
 

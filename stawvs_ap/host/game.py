@@ -27,7 +27,7 @@ from ..pictures.textboard import board_text
 from ..state.entry import ENGINE_VERSION, Entry, ends_game
 from ..state.reader import load_state
 from ..state.timestamps import utc_now
-from ..state.writer import state_dict, to_json
+from ..state.writer import Written, write_state
 from . import chat, render
 from .clicks import ClickResult, click
 from .messages import ALREADY_OVER, NOT_FINISHED, SCORES
@@ -153,7 +153,7 @@ class StawvsGame:
                 "variants and a seed choose a new game; a serialized state already has them",
             )
         loaded = load_state(state)
-        self._setup(loaded.numplayers, loaded.variants, loaded.stack)
+        self._setup(loaded.numplayers, loaded.variants, loaded.stack, loaded.written)
 
     def _start_new(self, players: int, variants: object, seed: object) -> None:
         if not 2 <= players <= 4:
@@ -164,11 +164,19 @@ class StawvsGame:
         start = Position.initial(players, chosen, check_seed(seed))
         self._setup(players, chosen, [Entry(start, None, (), self._clock())])
 
-    def _setup(self, numplayers: int, variants: list[str], stack: list[Entry]) -> None:
+    def _setup(
+        self,
+        numplayers: int,
+        variants: list[str],
+        stack: list[Entry],
+        written: Written | None = None,
+    ) -> None:
         self.numplayers = numplayers
         self.variants = variants
         self._stack = stack
         self._index = len(stack) - 1
+        # The entries written so far and their text (state.writer.write_state).
+        self._written = written
         # What a partial move shows, and whether to mark the square a cap just
         # left: only an object that has just moved shows it.
         self._preview: Preview | None = None
@@ -560,7 +568,10 @@ class StawvsGame:
 
     def serialize(self, strip: bool = False, player: int | None = None) -> str:
         """The serialized state as compact JSON, readable by Abstract Play's engine."""
-        return to_json(state_dict(self.numplayers, self.variants, self._stack))
+        text, self._written = write_state(
+            self.numplayers, self.variants, self._stack, self._written
+        )
+        return text
 
     def clone(self) -> StawvsGame:
         """An independent copy (entries are immutable and shared)."""

@@ -36,6 +36,7 @@ from .entry import ENGINE_VERSION, GAME_UID, Entry
 from .format import EntryModel, StateModel, check_sizes, short
 from .results import results_of
 from .timestamps import is_timestamp
+from .writer import Written
 
 __all__ = ["GameState", "following_entry", "load_checked", "start_entry"]
 
@@ -53,6 +54,8 @@ class GameState:
     numplayers: int
     variants: list[str]
     stack: list[Entry]
+    #: The stack's text as this engine writes it, when the reader has it.
+    written: Written | None = None
 
 
 def load_checked(data: dict[str, Any]) -> GameState:

@@ -27,7 +27,7 @@ from .format import (
     check_sizes,
     read_document,
 )
-from .writer import state_dict, to_json
+from .writer import Written, state_dict, to_json
 
 __all__ = ["GameState", "load_state"]
 
@@ -106,10 +106,13 @@ def _replayed(text: str) -> GameState | None:
     # this engine writes it (Abstract Play's engine writes a first entry's keys
     # in another order; all else it writes as we do).
     ours = state_dict(start.numplayers, start.variants, entries)
-    later = ours["stack"][1:]
+    first_ours, *later = ours["stack"]
     ours["stack"] = []
     if text[:at] + _STACK + "]}" != to_json(ours):
         return None
     if text[end:] != ("," + to_json(later)[1:] if later else "]") + "}":
         return None
-    return GameState(start.numplayers, start.variants, entries)
+    # The later entries' text is the writer's, checked above: kept for the
+    # game's next write (state.writer.write_state).
+    written = Written(tuple(entries), to_json(first_ours) + text[end:-2])
+    return GameState(start.numplayers, start.variants, entries, written)
