@@ -192,7 +192,7 @@ def test_the_client_has_a_method_for_each_protocol_method_with_its_parameters() 
     for name, method in METHODS.items():
         takes = set(inspect.signature(getattr(Client, name)).parameters) - {"self"}
         if name == "svg":
-            takes = takes - {"drawing"} | {"move", "hints", "size", "names", "marks"}
+            takes = takes - {"drawing"} | {"move", "hints", "size", "names", "marks", "click"}
         assert takes == set(method.required) | set(method.optional), name
 
 
@@ -215,6 +215,25 @@ def test_the_clients_page_methods_answer_as_the_service_in_process(server: Clien
         "NO_UNDO",
         "Es gibt 0 Züge zum Zurücknehmen, nicht 1.",
     )
+
+
+def test_a_click_drawn_in_one_request_equals_the_click_then_the_picture() -> None:
+    """``svg`` with ``click``: what ``click`` answers, and the picture of the
+    move it made (or of ``move`` unchanged when the click is refused)."""
+    state = state_after(14, seed=3)
+    move = StawvsGame(state).legal_moves[0]
+    built, answers = "", []
+    for name in [move.source, move.source, move.dest, move.source, move.target]:
+        square = {"row": name // 8, "col": name % 8}  # type: ignore[operator]
+        both = call("svg", {"state": state, "move": built, "click": square, "locale": "de"})
+        clicked = call("click", {"state": state, "move": built, **square, "locale": "de"})
+        assert both["click"] == clicked
+        answers.append((clicked["valid"], clicked["complete"]))
+        if clicked["valid"]:
+            built = clicked["move"]
+        assert both["svg"] == call("svg", {"state": state, "move": built, "locale": "de"})["svg"]
+    assert (False, None) in answers and built == str(move)
+    assert "click" not in call("svg", {"state": state})
 
 
 def test_the_client_as_a_context_manager_ends_its_server() -> None:

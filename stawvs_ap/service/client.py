@@ -350,7 +350,7 @@ class Client:
         self, state: State, ply: int | None = None, *, locale: str | None = None, **drawing: Any
     ) -> Result:
         """The picture; ``drawing`` takes the other parameters of the ``svg`` method
-        (``move``, ``hints``, ``size``, ``names``, ``marks``)."""
+        (``move``, ``hints``, ``size``, ``names``, ``marks``, ``click``)."""
         return self._with_state("svg", state, ply=ply, locale=locale, **drawing)
 
     def summary(self, state: State, ply: int | None = None) -> Result:

@@ -127,18 +127,23 @@ function fail(error) {
 // -- drawing ------------------------------------------------------------------------
 
 // Redraws the board, and unless only the move being built or the hint changed
-// (`board: true`: the same position), the panel and the move list too.
-async function draw({ board = false } = {}) {
+// (`board: true`: the same position), the panel and the move list too. With
+// `click` ({row, col}), the click on the move being built goes in the same
+// request: the picture shows the move it makes, which becomes the move being
+// built, and the engine's answer to the click is returned.
+async function draw({ board = false, click = null } = {}) {
   const shown = { state: game.state };
   if (game.ply !== null) shown.ply = game.ply;
   const picture = { ...shown, marks: game.marks, names: [1, 2, 3, 4].map(nameOf) };
   if (partial) picture.move = partial;
+  if (click) picture.click = click;
   if (hints.length) {
     picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
   }
   const calls = [["svg", worded(picture)]];
   if (!board || !view) calls.push(["summary", shown]);
   const [svg, summary] = await batch(calls);
+  if (svg.click?.valid) partial = svg.click.move;
   svgText = svg.svg;
   showBoard(svg.svg);
   if (summary) {
@@ -150,6 +155,7 @@ async function draw({ board = false } = {}) {
     save();
     scheduleBot();
   }
+  return svg.click;
 }
 
 // The engine's picture, as it is (it comes from our own server, every text in
@@ -237,23 +243,25 @@ async function clickSquare(name) {
     say(statusLine(view));
     return;
   }
-  const click = { state: game.state, row: 8 - Number(name[1]), col: FILES.indexOf(name[0]) };
-  let result = await rpc("click", worded({ ...click, move: partial }));
+  const square = { row: 8 - Number(name[1]), col: FILES.indexOf(name[0]) };
+  let result = await draw({ board: true, click: square });
   if (!result.valid && partial) {
     // No way on for the move being built: perhaps the start of another one.
-    const fresh = await rpc("click", worded({ ...click, move: "" }));
-    if (fresh.valid) result = fresh;
+    const fresh = await rpc("click", worded({ state: game.state, ...square, move: "" }));
+    if (fresh.valid) {
+      result = fresh;
+      partial = fresh.move;
+      if (fresh.complete !== 1) await draw({ board: true });
+    }
   }
   if (!result.valid) {
     say(result.message, true);
     return;
   }
-  partial = result.move;
   if (result.complete === 1) {
     await play(partial);
     return;
   }
-  await draw({ board: true });
   say(result.message);
 }
 
