@@ -14,8 +14,10 @@ How figures are taken: for an operation on many inputs (positions, games), each
 input is timed ``repeat`` times over ``number`` calls with :mod:`timeit`, and the
 best repeat gives that input's µs per call (timeit's advice: the slower repeats
 measure other processes, not us). The package keeps no memo caches, so a replay
-costs what it costs for a game the process has never seen. serialize() and
-loading are timed call by call. The table shows the mean and median of those
+costs what it costs for a game the process has never seen; a game keeps the text
+of the entries it wrote or loaded (docs/DEVELOPMENT.md, fast paths), so
+serialize() is timed on games replayed move by move, which have none. serialize()
+and loading are timed call by call. The table shows the mean and median of those
 figures; "calls" counts every call made while measuring. As timeit does, the
 garbage collector is off while timing.
 Only the standard library is used.
