@@ -1,6 +1,6 @@
 """Shared test configuration: hypothesis profiles and the ``slow`` marker.
 
-Two runs (README, "How it is tested"):
+Two runs (README, "Development"):
 
 - the **default run**, ``python -m pytest -n auto``: every test not marked
   ``slow``, with the ``fast`` hypothesis profile;
