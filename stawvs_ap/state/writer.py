@@ -134,7 +134,7 @@ def write_state(
 
     Hosts write the whole game after every move (the service answers each
     ``move`` with it) and entries never change: a 61-ply game with one new
-    entry is written in a tenth of the time. tests/test_writer.py checks the
+    entry is written in a twentieth of the time. tests/test_writer.py checks the
     text is the plain way's after moves, undos, loads, endings and loading.
     """
     known = written.entries if written is not None else ()
