@@ -47,3 +47,15 @@ def test_the_oracle_must_be_told_where_to_write() -> None:
     done = _run("decisions.py", "oracle", "--positions", "1")
     assert done.returncode == 2
     assert "oracle needs --out FILE" in done.stderr
+
+
+def test_the_reference_engine_bench_explains_itself_without_a_checkout(tmp_path: Path) -> None:
+    done = _run("reference_engine.py", "--help")
+    assert done.returncode == 0, done.stderr
+    assert "--gameslib PATH" in done.stdout
+    build_dir = tmp_path / "build"
+    done = _run("reference_engine.py", "--gameslib", str(tmp_path), "--build-dir", str(build_dir))
+    assert done.returncode == 2
+    assert "is not a gameslib checkout (no src/games/stawvs.ts)" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not build_dir.exists()
