@@ -59,3 +59,10 @@ def test_the_reference_engine_bench_explains_itself_without_a_checkout(tmp_path:
     assert "is not a gameslib checkout (no src/games/stawvs.ts)" in done.stderr
     assert "Traceback" not in done.stderr
     assert not build_dir.exists()
+
+
+def test_the_instruction_count_refuses_a_folder_without_the_package(tmp_path: Path) -> None:
+    done = _run("instructions.py", "--against", str(tmp_path))
+    assert done.returncode == 2
+    assert f"{tmp_path} holds no stawvs_ap package" in done.stderr
+    assert "Traceback" not in done.stderr
