@@ -19,8 +19,8 @@ server, for how much a search slows the others (it must not block them).
 With Playwright and Debian's chromium (``/usr/bin/chromium``), it also opens
 the page headless: the seconds from navigation until the first board is drawn
 (best of 5 loads after a warm-up; target 1 s), and a click's round trip in
-the page (a click on a cap, then on it again: each is the engine's ``click``
-and a redraw, ``svg`` and ``summary`` in one batch) from the click event to
+the page (a click on a cap, then on it again: each one request, ``svg`` with
+the click, and the redraw of the board) from the click event to
 the page being idle again, timed inside the page (target p95 ≤ 50 ms).
 """
 
