@@ -65,13 +65,26 @@ NEAR_MOVES = st.builds(
 )
 
 
+NEAR_PLACEMENTS = st.builds(
+    "".join, st.tuples(st.sampled_from("ahiA \t"), st.sampled_from("18 90"))
+)
+NEAR_PASSES = st.sampled_from(["pass", "PASS", "Pass", " pass", "pass ", "pas", "passs", "p ass"])
+
+
 @settings(max_examples=scaled(300))
-@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-, ", max_size=10) | NEAR_MOVES)
+@given(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-, ", max_size=10)
+    | NEAR_MOVES
+    | NEAR_PLACEMENTS
+    | NEAR_PASSES
+)
 @example("a1 b2,c3")
 @example("a1-b2 c3")
 @example("A1-B2,C3")
+@example("h8")
+@example("i1")
 def test_complete_moves_read_by_lookup_equal_those_read_by_the_grammar(text: str) -> None:
-    # Move.parse reads "a1-b2,c3" by lookup first; the grammar must agree.
+    # Move.parse reads "a1-b2,c3", "d5" and "pass" by lookup first; the grammar must agree.
     from stawvs_ap.core import moves
 
     try:
@@ -80,7 +93,10 @@ def test_complete_moves_read_by_lookup_equal_those_read_by_the_grammar(text: str
         fast = None
     match = moves._MOVE_RE.fullmatch(moves.normalise(text))
     if match is None:
-        assert fast is None or text.strip() in ("", "pass") or moves.normalise(text) == "pass"
+        if moves.normalise(text) == "pass":
+            assert fast == moves.PASS
+        else:
+            assert fast is None or text.strip() == ""
     else:
         squares = [Square.parse(g) if g else None for g in match.groups()]
         assert fast == Move(*squares)
