@@ -58,6 +58,11 @@ ROWS = (
 )
 
 
+# The child must import the package of the checkout it counts, first: so this
+# script does not import run.py (which puts its own checkout first on the path)
+# and writes its few lines of loading and replaying again.
+
+
 def _load_jsonl(path: Path) -> list[dict[str, Any]]:
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]

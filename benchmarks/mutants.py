@@ -235,8 +235,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the writer's kept text",
         "a game's kept text is reused for a stack as long, not for one holding the same entries",
         "stawvs_ap/state/writer.py",
-        "if len(known) <= len(stack) and all(map(operator.is_, known, stack)):",
-        "if len(known) <= len(stack):",
+        "if len(known) > len(stack) or not all(map(operator.is_, known, stack)):",
+        "if len(known) > len(stack):",
     ),
     Mutant(
         "loaded-text-kept-as-read",

@@ -137,14 +137,12 @@ def write_state(
     entry is written in a twentieth of the time. tests/test_writer.py checks the
     text is the plain way's after moves, undos, loads, endings and loading.
     """
-    known = written.entries if written is not None else ()
-    if len(known) <= len(stack) and all(map(operator.is_, known, stack)):
-        new = _entry_dicts(stack, len(known))
-        body = written.text if written is not None else ""
-        if new:
-            body += ("," if body else "") + to_json(new)[1:-1]
-    else:
-        body = to_json(_entry_dicts(stack))[1:-1]
+    known, body = written if written is not None else ((), "")
+    if len(known) > len(stack) or not all(map(operator.is_, known, stack)):
+        known, body = (), ""  # no longer the stack that was written: all of it anew
+    new = _entry_dicts(stack, len(known))
+    if new:
+        body += ("," if body else "") + to_json(new)[1:-1]
     head = to_json(_head(numplayers, variants, stack[-1]))
     return head[:-1] + ',"stack":[' + body + "]}", Written(tuple(stack), body)
 
