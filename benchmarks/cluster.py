@@ -8,7 +8,7 @@ Each way plays the same games (seeded; iteration budgets). With ``P`` places
 (worker processes, or cluster workers of one thread) and a wall time ``W`` for
 ``G`` games, a game costs ``P × W / G`` seconds of a place; the overhead per
 game is that less the time of a game played here (``W₁ / G`` in this process).
-The cluster (``stawvs_ap.tools.localcluster``: a scheduler and workers on
+The cluster (``stawvs_ap.cli.localcluster``: a scheduler and workers on
 127.0.0.1) is started first and not counted. The figures are printed, never
 written: the machine is shared, so run it a few times and read the spread.
 Needs the ``cluster`` extra.
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 from stawvs_ap.bots.arena import BotSpec, play_match  # noqa: E402
 from stawvs_ap.bots.cluster import Cluster  # noqa: E402
 from stawvs_ap.bots.runners import InProcess, LocalProcesses, Runner  # noqa: E402
-from stawvs_ap.tools.localcluster import LoopbackCluster  # noqa: E402
+from stawvs_ap.cli.localcluster import LoopbackCluster  # noqa: E402
 
 
 def _time(lineup: list[BotSpec], games: int, runner: Runner) -> tuple[float, list[object]]:

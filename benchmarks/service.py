@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from stawvs_ap import StawvsGame  # noqa: E402
-from stawvs_ap.remote import Client  # noqa: E402
+from stawvs_ap.service.client import Client  # noqa: E402
 
 WARM_UP = 50
 #: Targets of issue 14 on the development machine kind.

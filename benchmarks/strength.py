@@ -54,7 +54,7 @@ from stawvs_ap.bots.arena import (  # noqa: E402
     wilson,
 )
 from stawvs_ap.bots.journal import Journal  # noqa: E402
-from stawvs_ap.tools.botcli import progress_bar, runner_for  # noqa: E402
+from stawvs_ap.cli.botcli import progress_bar, runner_for  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from stawvs_ap import StawvsGame
-from stawvs_ap.tools.safe_io import TEMP_PREFIX
+from stawvs_ap.cli.safe_io import TEMP_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

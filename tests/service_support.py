@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from stawvs_ap import StawvsGame, __version__
-from stawvs_ap.remote import Client
+from stawvs_ap.service.client import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {

@@ -306,7 +306,7 @@ def test_an_interrupted_arena_with_jobs_says_one_line_and_its_workers_nothing(
 def test_the_arena_works_without_dask_and_says_what_cluster_needs() -> None:
     code = (
         "import sys; sys.modules['distributed'] = None\n"
-        "from stawvs_ap.tools.cli import main\n"
+        "from stawvs_ap.cli.cli import main\n"
         "sys.exit(main(['arena', '--quiet', '--games', '1', '--bot', 'random', "
         "'--cluster', 'tcp://127.0.0.1:1']))"
     )

@@ -1,4 +1,4 @@
-"""The bot commands' shared arguments (stawvs_ap.tools.botargs): lineups, seeds,
+"""The bot commands' shared arguments (stawvs_ap.cli.botargs): lineups, seeds,
 record ids and argument types, as ``arena``, ``hint``, ``selfplay`` and ``play``
 read them."""
 
@@ -9,8 +9,7 @@ import argparse
 import pytest
 
 from stawvs_ap.bots.spec import BotSpec
-from stawvs_ap.errors import ErrorCode, StawvsError
-from stawvs_ap.tools.botargs import (
+from stawvs_ap.cli.botargs import (
     BotCliError,
     lineup_of,
     local_uid,
@@ -19,6 +18,7 @@ from stawvs_ap.tools.botargs import (
     variants_of,
     whole,
 )
+from stawvs_ap.errors import ErrorCode, StawvsError
 
 MCTS, GREEDY = BotSpec.parse("mcts"), BotSpec.parse("greedy")
 

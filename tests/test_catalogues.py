@@ -15,11 +15,11 @@ from babel.messages.mofile import write_mo
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
+import stawvs_ap.cli.messages
 import stawvs_ap.host.messages
 import stawvs_ap.pictures.messages
 import stawvs_ap.playground.messages
 import stawvs_ap.service.messages
-import stawvs_ap.tools.messages
 from stawvs_ap.i18n import EXPECTED_LANGUAGES, SOURCE_LANGUAGE, Phrase, catalogue, messages
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from cli_process import one_error, record_file, start, temporaries, wait_for
 
-from stawvs_ap.tools import safe_io
-from stawvs_ap.tools.safe_io import FileError, Interrupted, Transaction, interrupts_raise
+from stawvs_ap.cli import safe_io
+from stawvs_ap.cli.safe_io import FileError, Interrupted, Transaction, interrupts_raise
 
 
 def test_all_outputs_are_written_together(tmp_path: Path) -> None:

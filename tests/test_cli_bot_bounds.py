@@ -13,7 +13,7 @@ import pytest
 from cli_process import ENV, command, one_error, run, start
 
 from stawvs_ap import StawvsGame
-from stawvs_ap.tools.console import MAX_LINE, MAX_SKIP, shown
+from stawvs_ap.cli.console import MAX_LINE, MAX_SKIP, shown
 
 GUARD = {resource.RLIMIT_AS: 2 << 30}
 PLAY = ("play", "--bot", "random", "--seed", "1")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 try:
-    from stawvs_ap.tools.cli import main
+    from stawvs_ap.cli.cli import main
 except ImportError:  # pragma: no cover - the CLI is not written yet
     main = None
 
@@ -24,7 +24,7 @@ try:  # tests/ on sys.path (pytest's default "prepend" import mode)
 except ImportError:  # pragma: no cover - tests/ imported as a package
     from tests import hostile as h
 
-pytestmark = pytest.mark.skipif(main is None, reason="stawvs_ap.tools.cli is not written yet")
+pytestmark = pytest.mark.skipif(main is None, reason="stawvs_ap.cli.cli is not written yet")
 
 _GAME = h.play_random(h.new_game(2, (), 3), random.Random(3), 30)
 GOOD_STATE = _GAME.serialize()

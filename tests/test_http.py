@@ -444,7 +444,7 @@ def test_a_port_in_use_is_one_line_and_status_2() -> None:
 
 @pytest.mark.parametrize("address", ["8765", "localhost", "127.0.0.1:http", "127.0.0.1:70000"])
 def test_a_bad_address_is_a_usage_error(address: str) -> None:
-    from stawvs_ap.tools.cli import main
+    from stawvs_ap.cli.cli import main
 
     assert main(["serve", "--http", address]) == 2
 
@@ -453,7 +453,7 @@ WITHOUT_WEB = """
 import sys
 for name in ("starlette", "uvicorn", "anyio"):
     sys.modules[name] = None
-from stawvs_ap.tools.cli import main
+from stawvs_ap.cli.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 

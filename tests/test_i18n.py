@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import stawvs_ap.cli.messages as tools_messages
 import stawvs_ap.host.messages as host_messages
 import stawvs_ap.i18n as i18n
 import stawvs_ap.pictures.messages as picture_messages
 import stawvs_ap.playground.messages as page_messages
 import stawvs_ap.service.messages as service_messages
-import stawvs_ap.tools.messages as tools_messages
 from stawvs_ap.i18n import (
     LIST_AND,
     Listing,

@@ -2,7 +2,7 @@
 module imports itself back through others. Every import counts, those inside
 functions and under ``TYPE_CHECKING`` too.
 
-    command line         stawvs_ap.tools.*, stawvs_ap.remote
+    command line         stawvs_ap.cli.*
     playground           stawvs_ap.playground.*
     service              stawvs_ap.service.*
     bots                 stawvs_ap.bots.*
@@ -38,8 +38,7 @@ FLOORS = {
     "stawvs_ap.bots": 5,
     "stawvs_ap.service": 6,
     "stawvs_ap.playground": 7,
-    "stawvs_ap.tools": 8,
-    "stawvs_ap.remote": 8,
+    "stawvs_ap.cli": 8,
     "stawvs_ap.__main__": 9,
     "stawvs_ap.schemas": 0,
     # The root re-exports the public API from the floors below the tools.

@@ -50,7 +50,7 @@ def _type_checking_only(node: ast.AST) -> bool:
 
 
 #: The modules that need the web extra; nothing else imports them.
-WEB_MODULES = ("service/http.py", "playground/*.py", "tools/webcli.py")
+WEB_MODULES = ("service/http.py", "playground/*.py", "cli/webcli.py")
 
 
 def _imported_top_level_modules(package: Path, *, web: bool = False) -> set[str]:

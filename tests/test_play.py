@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from stawvs_ap import StawvsGame, from_record
+from stawvs_ap.cli.playgame import slides
 from stawvs_ap.core.playout import random_move
 from stawvs_ap.i18n import SOURCE_LANGUAGE, languages
-from stawvs_ap.tools.playgame import slides
 
 ROOT = Path(__file__).resolve().parent.parent
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # a colour or style; readline's own escapes are others
@@ -125,8 +125,8 @@ def test_completion_after_moves_offers_the_caps_that_can_move(tmp_path: Path) ->
     rng = random.Random(4)
     while game.mode == "place":
         game.move(random_move(game.position, rng))
-    from stawvs_ap.tools.playgame import TerminalGame
-    from stawvs_ap.tools.terminal import Console
+    from stawvs_ap.cli.playgame import TerminalGame
+    from stawvs_ap.cli.terminal import Console
 
     session = TerminalGame(
         game,

@@ -51,7 +51,7 @@ def test_the_readme_lists_every_error_code_and_no_other() -> None:
 def test_the_set_up_example_shows_what_the_replay_prints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from stawvs_ap.tools.cli import main
+    from stawvs_ap.cli.cli import main
 
     command = "stawvs-ap replay fixtures/golden/2p-default-seed-1.json"
     assert README.index(command) < README.index("\n## Use from Python\n")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from stawvs_ap.tools.cli import _build_parser
+from stawvs_ap.cli.cli import _build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

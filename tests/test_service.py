@@ -1,4 +1,4 @@
-"""``stawvs-ap serve`` driven through :class:`stawvs_ap.remote.Client`: complete
+"""``stawvs-ap serve`` driven through :class:`stawvs_ap.service.client.Client`: complete
 games equal to the in-process API, every method, the protocol schema, the Node
 example. The hostile inputs are in ``test_service_hostile.py``.
 
@@ -37,8 +37,8 @@ from service_support import (
 )
 
 from stawvs_ap import StawvsError, StawvsGame, __version__, from_record, schemas
-from stawvs_ap.remote import Client, RemoteError
 from stawvs_ap.service import METHODS
+from stawvs_ap.service.client import Client, RemoteError
 from stawvs_ap.service.methods import call
 
 

@@ -22,7 +22,6 @@ from stawvs_ap.bots.arena import BotSpec
 from stawvs_ap.core.moves import Move
 from stawvs_ap.core.scoring import group_collection
 from stawvs_ap.pictures.svg import board_svg
-from stawvs_ap.remote import Client
 from stawvs_ap.service import APP_ERROR, SEARCHES, SERVER_BUSY, call
 from stawvs_ap.service.bots import (
     MAX_SEARCH_ITERATIONS,
@@ -30,6 +29,7 @@ from stawvs_ap.service.bots import (
     SearchSlots,
     search_budget,
 )
+from stawvs_ap.service.client import Client
 from stawvs_ap.service.jsonrpc import INVALID_PARAMS, RpcError
 from stawvs_ap.service.views import next_squares
 

@@ -24,8 +24,8 @@ from service_support import ENV, finished_state, state_after
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.bots.spec import BOTS
 from stawvs_ap.errors import ErrorCode
-from stawvs_ap.remote import Client, RemoteError
 from stawvs_ap.service import jsonrpc
+from stawvs_ap.service.client import Client, RemoteError
 from stawvs_ap.service.methods import (
     MAX_NAME_LENGTH,
     MAX_RESPONSE_BYTES,

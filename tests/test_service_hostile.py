@@ -27,8 +27,8 @@ from service_support import (
 )
 
 from stawvs_ap import StawvsError, StawvsGame
-from stawvs_ap.remote import Client
 from stawvs_ap.service import methods as service_module
+from stawvs_ap.service.client import Client
 from stawvs_ap.service.methods import MAX_BATCH, MAX_LINE_BYTES, Method, answer_line, serve
 
 NEW = StawvsGame(2, seed=1).serialize()

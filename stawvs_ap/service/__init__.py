@@ -9,7 +9,7 @@ any table. They are served over standard input and output by :func:`serve`
 (``stawvs-ap serve``), and over HTTP by the ASGI application of
 :mod:`stawvs_ap.service.http` (``stawvs-ap serve --http``; it needs the
 ``web`` extra: ``pip install "stawvs-ap[web]"``). :mod:`.client` is the
-Python client of the first (also at its first address, ``stawvs_ap.remote``).
+Python client of the first.
 
 >>> from stawvs_ap.service import call
 >>> state = call("new", {"players": 2, "seed": 1})["state"]

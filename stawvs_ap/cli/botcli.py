@@ -1,5 +1,5 @@
 """The bot subcommands of ``stawvs-ap``: ``hint`` and ``arena`` here, ``selfplay``
-and ``play`` in :mod:`~stawvs_ap.tools.playcli`.
+and ``play`` in :mod:`~stawvs_ap.cli.playcli`.
 
 ::
 

@@ -4,8 +4,8 @@
 standard input, however long the input's lines are (a longer line is
 refused and the rest of it skipped, a bounded amount at a time), reads
 bytes that are not UTF-8 as replacement characters, and writes through
-:func:`~stawvs_ap.tools.safe_io.write_stdout`, so that a closed or full
-standard output is a :class:`~stawvs_ap.tools.safe_io.FileError` (one line,
+:func:`~stawvs_ap.cli.safe_io.write_stdout`, so that a closed or full
+standard output is a :class:`~stawvs_ap.cli.safe_io.FileError` (one line,
 exit status 2) like every other command's. :func:`shown` cuts what was
 typed to a short excerpt for echoes and messages.
 """

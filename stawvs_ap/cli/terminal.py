@@ -4,7 +4,7 @@ completion, colours when the terminal has them, and the width to wrap to.
 At a terminal (standard input and output both one), lines are read with the
 standard library's :mod:`readline`: the arrows edit and recall lines, Tab
 completes what :meth:`Console.ask` is given to complete. Otherwise lines are
-read as every interactive command reads them (:mod:`~stawvs_ap.tools.console`:
+read as every interactive command reads them (:mod:`~stawvs_ap.cli.console`:
 bounded, a longer line skipped) and echoed, cut short, so that a transcript
 reads as if typed. Colours are ANSI escapes, used when standard output is a
 terminal, ``TERM`` is not ``dumb`` and ``NO_COLOR`` is not set
@@ -73,8 +73,8 @@ class Console:
     """The player's side of the game: what is said, and the lines typed.
 
     Lines come from ``lines`` (standard input, bounded:
-    :class:`~stawvs_ap.tools.console.Console`); what is said goes to standard
-    output through :func:`~stawvs_ap.tools.safe_io.write_stdout`, so that a
+    :class:`~stawvs_ap.cli.console.Console`); what is said goes to standard
+    output through :func:`~stawvs_ap.cli.safe_io.write_stdout`, so that a
     closed or full output is one error line like every command's."""
 
     def __init__(self, *, colour: bool, lines: LineConsole | None = None) -> None:
@@ -97,7 +97,7 @@ class Console:
         self, prompt: str, complete: Callable[[str, str], Sequence[str]] | None = None
     ) -> str | None:
         """The next line typed, stripped; None at the end of input; :data:`TOO_LONG`
-        for a line over :data:`~stawvs_ap.tools.console.MAX_LINE` bytes.
+        for a line over :data:`~stawvs_ap.cli.console.MAX_LINE` bytes.
         ``complete(line, word)`` lists the completions of ``word``, the last word
         of ``line`` so far."""
         self._complete = complete or (lambda line, word: ())

@@ -1,5 +1,5 @@
 """The commands in which bots finish a game: ``selfplay`` (bots alone) and ``play``
-(a person against bots in the terminal, :mod:`~stawvs_ap.tools.playgame`).
+(a person against bots in the terminal, :mod:`~stawvs_ap.cli.playgame`).
 
 ::
 

@@ -21,7 +21,7 @@ illegal move, an unknown variant, bad arguments, an output that cannot be
 written) prints one line ``stawvs-ap: error: ...`` on standard error and exits
 with status 2. A command's outputs are written together or not at all, and a
 command that rewrites its own input holds a lock on it meanwhile: see
-:mod:`stawvs_ap.tools.safe_io`.
+:mod:`stawvs_ap.cli.safe_io`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ for the tests, the benchmarks, and for trying ``stawvs-ap arena --cluster``.
 
 ::
 
-    python -m stawvs_ap.tools.localcluster --workers 2   # prints the address; Ctrl-C stops it
+    python -m stawvs_ap.cli.localcluster --workers 2   # prints the address; Ctrl-C stops it
 
 Every process (the scheduler, and each worker with one thread and no nanny)
 binds to 127.0.0.1, with the dashboard off and its HTTP server (health,

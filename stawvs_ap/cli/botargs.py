@@ -1,6 +1,6 @@
 """What the bot commands share: their errors, argument types, seeds, lineups and the
-state they read (:mod:`~stawvs_ap.tools.botcli` for ``hint`` and ``arena``,
-:mod:`~stawvs_ap.tools.playcli` for ``selfplay`` and ``play``)."""
+state they read (:mod:`~stawvs_ap.cli.botcli` for ``hint`` and ``arena``,
+:mod:`~stawvs_ap.cli.playcli` for ``selfplay`` and ``play``)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ saying so; a slide whose claim is forced is completed; a cap's square alone
 (``e5``) or a slide alone (``e5-f6``) shows what can follow. The board is
 shown before each of the person's turns, with the last move marked and, in
 colour, the caps in their owners' colours. Every text is a message of
-:mod:`~stawvs_ap.tools.messages`, worded in the game's language.
+:mod:`~stawvs_ap.cli.messages`, worded in the game's language.
 """
 
 from __future__ import annotations
