@@ -52,16 +52,29 @@ def scaled(examples: int) -> int:
     return max(1, int(examples * _SCALE.get(profile(), 1.0)))
 
 
-def thinned(values: Sequence[Any], every: int, ids: Callable[[Any], str]) -> list[Any]:
+def thinned(
+    values: Sequence[Any], every: int, ids: Callable[[Any], str] | None = None
+) -> list[Any]:
     """``values`` as pytest parameters, every ``every``-th one (from the first) for
     the default run and the others marked ``slow``, for the long battery only.
 
     For repetition that costs time and adds little to a quick run: the battery
-    still runs every value, under the same test ids.
+    still runs every value, under the same test ids (pytest's own without ``ids``).
     """
     return [
-        pytest.param(value, id=ids(value), marks=() if i % every == 0 else pytest.mark.slow)
+        pytest.param(
+            value, id=ids(value) if ids else None, marks=() if i % every == 0 else pytest.mark.slow
+        )
         for i, value in enumerate(values)
+    ]
+
+
+def thinned_cases(cases: Sequence[Sequence[Any]], every: int) -> list[Any]:
+    """:func:`thinned` for a parametrization of several arguments: each case a
+    tuple of them."""
+    return [
+        pytest.param(*case, marks=() if i % every == 0 else pytest.mark.slow)
+        for i, case in enumerate(cases)
     ]
 
 

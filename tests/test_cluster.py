@@ -129,6 +129,7 @@ def test_the_cluster_listens_and_connects_on_loopback_only(cluster: LoopbackClus
     assert peers <= {LOOPBACK}
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_takes_only_its_games_which_are_played_again(
     cluster: LoopbackCluster,
 ) -> None:
@@ -166,6 +167,7 @@ def test_a_worker_killed_mid_run_takes_only_its_games_which_are_played_again(
     assert [played(r) for r in results] == [played(r) for r in here]
 
 
+@pytest.mark.slow
 def test_a_lost_cluster_ends_the_run_in_one_line_and_resume_finishes_it(tmp_path: Path) -> None:
     run = tmp_path / "run"
     common = ["--bot", LINEUP[0], "--bot", LINEUP[1], "--games", "6", "--seed", "2"]
@@ -190,6 +192,7 @@ def test_a_lost_cluster_ends_the_run_in_one_line_and_resume_finishes_it(tmp_path
     assert without_times(json.loads(resumed)) == without_times(json.loads(fresh))
 
 
+@pytest.mark.slow
 def test_an_interrupt_stops_the_runs_games_on_the_cluster(cluster: LoopbackCluster) -> None:
     client = cluster.client()
     try:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import cli_process
 import pytest
+from hostile import thinned, thinned_cases
 
 from stawvs_ap import StawvsGame, from_record
 from stawvs_ap.bots import BotFailure, ExecBot
@@ -169,19 +170,22 @@ def test_the_node_example_engine_plays_by_the_protocol(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("behaviour", "kind", "reason"),
-    [
-        ("late", "timeout", "no answer within"),
-        ("silent", "timeout", "no answer within"),
-        ("deaf", "timeout", "no answer within"),
-        ("flood", "timeout", "no answer within"),
-        ("illegal", "forfeit", "illegal move 'a1-a1,a1'"),
-        ("garbage", "forfeit", "'thinking... e5 looks good', which is no JSON-RPC 2.0 answer"),
-        ("notjsonrpc", "forfeit", "which is no JSON-RPC 2.0 answer"),
-        ("wrongid", "forfeit", "it answered request '1001', not request 1"),
-        ("error", "forfeit", "it answered an error: 'no idea'"),
-        ("crash", "forfeit", "it exited (3): 'ValueError: boom'"),
-        ("huge", "forfeit", "a line longer than 1048576 bytes"),
-    ],
+    thinned_cases(
+        [
+            ("late", "timeout", "no answer within"),
+            ("silent", "timeout", "no answer within"),
+            ("deaf", "timeout", "no answer within"),
+            ("flood", "timeout", "no answer within"),
+            ("illegal", "forfeit", "illegal move 'a1-a1,a1'"),
+            ("garbage", "forfeit", "'thinking... e5 looks good', which is no JSON-RPC 2.0 answer"),
+            ("notjsonrpc", "forfeit", "which is no JSON-RPC 2.0 answer"),
+            ("wrongid", "forfeit", "it answered request '1001', not request 1"),
+            ("error", "forfeit", "it answered an error: 'no idea'"),
+            ("crash", "forfeit", "it exited (3): 'ValueError: boom'"),
+            ("huge", "forfeit", "a line longer than 1048576 bytes"),
+        ],
+        3,
+    ),
 )
 def test_an_engine_that_breaks_the_protocol_loses_the_game(
     engines: Engines, behaviour: str, kind: str, reason: str
@@ -311,7 +315,9 @@ def test_the_arena_reports_the_engines_failures(engines: Engines) -> None:
     assert "(seat 1) lost by forfeit: it answered the illegal move 'a1-a1,a1'" in table.stdout
 
 
-@pytest.mark.parametrize(("behaviour", "ending"), [("silent", "timeout"), ("crash", "forfeit")])
+@pytest.mark.parametrize(
+    ("behaviour", "ending"), thinned_cases([("crash", "forfeit"), ("silent", "timeout")], 2)
+)
 def test_a_lost_engines_games_are_kept_as_records_that_replay(
     engines: Engines, tmp_path: Path, behaviour: str, ending: str
 ) -> None:
@@ -365,7 +371,7 @@ def test_hint_shows_the_analysis_of_an_engine_that_has_one(
     assert [c["visits"] for c in candidates] == [9, 8, 7]
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", thinned(["2", "1"], 2))
 def test_an_interrupted_arena_leaves_no_engine_behind(engines: Engines, jobs: str) -> None:
     # Ctrl-C in a terminal interrupts the arena's whole process group (its workers
     # too); the engines have groups of their own, and go because the arena stops them.

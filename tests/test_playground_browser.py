@@ -56,6 +56,7 @@ def click_move(page: Page, move: str) -> None:
 # -- whole games ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "seed", "variants"), [(2, 7, []), (3, 11, ["hey"])])
 def test_a_whole_game_by_clicks_against_bots_ends_as_the_python_api_game(
     page: Page, tmp_path: Path, players: int, seed: int, variants: list[str]

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from babel.messages.plurals import get_plural
 from browser_support import require
+from hostile import thinned
 
 require()
 
@@ -200,17 +201,20 @@ def test_the_pages_plural_rule_picks_the_form_gettext_picks(page: Page, url: str
 
 @pytest.mark.parametrize(
     "header",
-    [
-        "nplurals=2; plural=alert(1);",
-        "nplurals=2; plural=n != 1 ? fetch('x') : 0;",
-        "nplurals=2; plural=constructor;",
-        "nplurals=2; plural=n ? 1;",
-        "nplurals=2; plural=(n != 1;",
-        "nplurals=2; plural=" + "(" * 60 + "n" + ")" * 60 + ";",
-        "nplurals=2; plural=" + "n+" * 600 + "1;",
-        "plural=(n != 1);",
-        "",
-    ],
+    thinned(
+        [
+            "nplurals=2; plural=alert(1);",
+            "nplurals=2; plural=n != 1 ? fetch('x') : 0;",
+            "nplurals=2; plural=constructor;",
+            "nplurals=2; plural=n ? 1;",
+            "nplurals=2; plural=(n != 1;",
+            "nplurals=2; plural=" + "(" * 60 + "n" + ")" * 60 + ";",
+            "nplurals=2; plural=" + "n+" * 600 + "1;",
+            "plural=(n != 1);",
+            "",
+        ],
+        3,
+    ),
 )
 def test_a_plural_rule_that_is_not_gettexts_grammar_is_refused(
     page: Page, url: str, header: str

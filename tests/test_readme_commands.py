@@ -54,6 +54,7 @@ def test_the_readme_shows_commands_and_every_line_left_out_is_there() -> None:
     assert set(NOT_RUN) <= set(shown), set(NOT_RUN) - set(shown)
 
 
+@pytest.mark.slow
 def test_every_command_of_the_readme_runs_in_order(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

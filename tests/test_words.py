@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from english_words import english_words, fixture_text
+from hostile import thinned
 from positions import position_from_diagram
 from service_support import finished_state
 from test_move_validation import POSITION
@@ -279,7 +280,7 @@ def test_what_hosts_parse_is_the_same_in_every_language(tag: str) -> None:
 # -- the tools floor: the text board, the picture, the play game, the command line ----------
 
 
-@pytest.mark.parametrize("tag", TRANSLATED)
+@pytest.mark.parametrize("tag", thinned(TRANSLATED, 4))
 def test_the_play_game_speaks_the_language(tag: str) -> None:
     # Every line of a longer game: tests/test_play.py.
     typed = "help\nmoves\nzz\nundo\nb2\nundo\n" + "x" * 5000 + "\n"
