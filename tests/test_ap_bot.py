@@ -599,3 +599,45 @@ def test_every_log_line_is_one_line_of_json_and_none_holds_the_secret(
         text = record.getMessage() + (record.exc_text or "")
         assert CLIENT_SECRET not in text and "\n" not in text
         assert not any(token in text for token in ap.tokens)
+
+
+# -- whole games ------------------------------------------------------------------
+
+
+def play_whole_game(port: int, ap: FakeAbstractPlay, seat: int, *, context: bool) -> None:
+    """The fake plays every seat but ``seat`` at random, the bot ``seat``, to the end."""
+    game = ap.games[GAME]
+    turns = 0
+    while not game.gameover:
+        if game.currplayer != seat:
+            game.move(game.random_move())
+            continue
+        turns += 1
+        assert webhook(port, ap, ap.move_payload(GAME, context=context))[0] == 202
+        ap.wait_moves(turns)
+    assert turns == len(ap.moves) == len(ap.arrivals)
+
+
+def test_the_bot_plays_its_moves_of_a_game_end_to_end(ap: FakeAbstractPlay, journal: Path) -> None:
+    new_game(ap, 2)
+    game = ap.games[GAME]
+    with bot_on(ap, journal, chooser=None, spec="greedy") as (port, _):
+        for turn in range(1, 4):
+            game.move(game.random_move())  # the fake's seat, then the bot's
+            assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
+            assert len(ap.wait_moves(turn)) == turn
+    assert len(game.move_history()) == 3 and game.move_history()[2][1] == ap.moves[2]["move"]
+
+
+@pytest.mark.slow  # whole games over HTTP, a few seconds each
+@pytest.mark.parametrize("context", [True, False], ids=["context", "get_game"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_bot_plays_whole_games_in_every_player_count(
+    ap: FakeAbstractPlay, journal: Path, players: int, context: bool
+) -> None:
+    new_game(ap, players, ["hey"] if players == 3 else [])
+    seat = players  # the last seat: every earlier move comes from the fake
+    with bot_on(ap, journal, chooser=None, spec="greedy") as (port, _):
+        play_whole_game(port, ap, seat, context=context)
+    assert ap.games[GAME].gameover
+    assert bool(ap.queries) is not context
