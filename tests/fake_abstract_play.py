@@ -203,7 +203,7 @@ def _handler(ap: FakeAbstractPlay) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-        def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(min(length, 1 << 22))
             if self.path == "/token":

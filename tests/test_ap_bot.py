@@ -266,9 +266,7 @@ def test_the_public_key_may_be_given_as_a_file(ap: FakeAbstractPlay, tmp_path: P
         "/no/such/key/file",
     ],
 )
-def test_a_public_key_that_is_no_ssh_ed25519_key_is_refused(
-    ap: FakeAbstractPlay, key: str
-) -> None:
+def test_a_public_key_that_is_no_ssh_ed25519_key_is_refused(ap: FakeAbstractPlay, key: str) -> None:
     with pytest.raises(Exception, match="AP_BOT_PUBLIC_KEY"):
         BotSettings.from_environment({**ap.environment(), "AP_BOT_PUBLIC_KEY": key})
 
@@ -429,7 +427,7 @@ def test_failures_are_retried_with_backoff_then_the_move_arrives(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
     new_game(ap)
-    ap.script = [503, 0 or 429, 502]
+    ap.script = [503, 429, 502]
     with bot_on(ap, journal) as (port, _):
         assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
         ap.wait_moves(1)

@@ -89,7 +89,11 @@ class BotEndpoint:
         headers = Headers(scope=scope)
         signed = ("x-signature", "x-signature-timestamp", "x-signature-nonce")
         if not all(headers.get(name) for name in signed):
-            await self._refuse(send, 401, "the request is not signed (X-Signature, X-Signature-Timestamp, X-Signature-Nonce)")
+            await self._refuse(
+                send,
+                401,
+                "the request is not signed (X-Signature, X-Signature-Timestamp, X-Signature-Nonce)",
+            )
             return
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or len(length) > 18):

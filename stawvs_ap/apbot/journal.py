@@ -167,8 +167,7 @@ class Journal:
         """The positions accepted or chosen and never finished, oldest first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT key FROM positions WHERE status IN ('accepted', 'chosen') "
-                "ORDER BY received"
+                "SELECT key FROM positions WHERE status IN ('accepted', 'chosen') ORDER BY received"
             ).fetchall()
         return [str(row[0]) for row in rows]
 

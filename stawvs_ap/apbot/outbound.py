@@ -169,7 +169,9 @@ class Outbound:
                 continue
             transient = status in {0, 408, 429} or status >= 500
             if not transient:
-                log_event("move.refused", level=logging.WARNING, gameid=gameid, status=status, why=why)
+                log_event(
+                    "move.refused", level=logging.WARNING, gameid=gameid, status=status, why=why
+                )
                 return "refused"
             if tries >= self.attempts:
                 log_event("move.lost", level=logging.ERROR, gameid=gameid, tries=tries, why=why)
@@ -224,7 +226,7 @@ class Outbound:
             headers["Authorization"] = f"Bearer {token}"
         request = urllib.request.Request(url, data=body, headers=headers, method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:  # noqa: S310 - the URLs are the host's settings, checked http(s)
+            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
                 return response.status, _read(response)
         except urllib.error.HTTPError as error:
             with error:

@@ -52,20 +52,23 @@ class Refusal(Exception):
         self.reason = reason
 
 
+def think_cap(spec: BotSpec) -> float:
+    """The longest think time of a move with ``spec``: its own ``seconds``, else
+    :data:`DEFAULT_THINK_CAP`."""
+    seconds = dict(spec.options).get("seconds")
+    return DEFAULT_THINK_CAP if not isinstance(seconds, int | float) else float(seconds)
+
+
 def spec_chooser(spec: BotSpec) -> Chooser:
-    """Search with ``spec`` for the think time, capped by the spec's own
-    ``seconds`` (:data:`DEFAULT_THINK_CAP` without), its ``iterations`` kept."""
-    options = dict(spec.options)
-    cap = options.get("seconds")
-    cap = DEFAULT_THINK_CAP if cap is None else float(cap)  # type: ignore[arg-type]
-    iterations = options.get("iterations")
+    """Search with a new bot of ``spec`` for the seconds given, its own
+    ``iterations`` (if any) kept."""
+    iterations = dict(spec.options).get("iterations")
 
     def choose(game: StawvsGame, seconds: float) -> str:
         with spec.make(None) as bot:
-            move = bot.choose(game, seconds=min(seconds, cap), iterations=iterations)  # type: ignore[arg-type]
-        return str(move)
+            limit = iterations if isinstance(iterations, int) else None
+            return str(bot.choose(game, seconds=seconds, iterations=limit))
 
-    choose.cap = cap  # type: ignore[attr-defined]
     return choose
 
 
@@ -91,7 +94,7 @@ class ApBot:
         self.journal = journal if isinstance(journal, Journal) else Journal(journal)
         self.outbound = outbound or Outbound(settings)
         self._choose = chooser or spec_chooser(self.spec)
-        self._cap = float(getattr(self._choose, "cap", DEFAULT_THINK_CAP))
+        self._cap = think_cap(self.spec)
         self.query_timeout = query_timeout
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._stop = threading.Event()

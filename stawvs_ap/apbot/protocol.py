@@ -90,9 +90,7 @@ def signature_fault(
 
 
 def _number(value: object) -> bool:
-    return (
-        isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-    )
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def challenge_refusal(payload: Mapping[str, object]) -> str | None:
@@ -120,7 +118,9 @@ def challenge_refusal(payload: Mapping[str, object]) -> str | None:
     assert isinstance(start, int | float) and isinstance(inc, int | float)
     assert isinstance(most, int | float)
     if not 0 < start <= most <= MAX_CLOCK_HOURS or not 0 <= inc <= most:
-        return "the clock is not sane: 0 < clockStart <= clockMax <= a year, 0 <= clockInc <= clockMax"
+        return (
+            "the clock is not sane: 0 < clockStart <= clockMax <= a year, 0 <= clockInc <= clockMax"
+        )
     challengers = payload.get("challengers")
     if (
         not isinstance(challengers, list)

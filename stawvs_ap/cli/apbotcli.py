@@ -41,7 +41,9 @@ def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in _NEEDED:
             raise
-        raise WebCliError(f"the bot needs Starlette, uvicorn and cryptography: {AP_BOT_EXTRA}") from None
+        raise WebCliError(
+            f"the bot needs Starlette, uvicorn and cryptography: {AP_BOT_EXTRA}"
+        ) from None
     settings = BotSettings.from_environment()
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
