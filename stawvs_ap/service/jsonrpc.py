@@ -156,11 +156,27 @@ def _no_constants(name: str) -> object:
 _STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 
 
-def _values_outside_strings(text: bytes | bytearray) -> int:
-    """How many JSON values ``text`` holds at most: its ``[``, ``{``, ``,`` and
-    ``:`` outside strings (plus one), counted without parsing."""
-    bare = _STRING.sub(b"", text)
-    return 1 + sum(bare.count(mark) for mark in (b"[", b"{", b",", b":"))
+_MARKS: Final = (b"[", b"{", b",", b":")
+#: Strings shorter than this are not searched for marks (counting them outside
+#: only overcounts, and keeps the walk over many short strings cheap).
+_LONG_STRING: Final = 256
+
+
+def _too_many_values(text: bytes | bytearray, limit: int) -> bool:
+    """Whether ``text`` may hold more than ``limit`` JSON values: its ``[``,
+    ``{``, ``,`` and ``:`` outside strings (plus one), counted without parsing
+    and never underestimated. Marks inside long strings (a state's text) are
+    taken off; the walk over strings stops once they alone pass ``limit``."""
+    marks = 1 + sum(text.count(mark) for mark in _MARKS)
+    if marks <= limit:
+        return False
+    for strings, string in enumerate(_STRING.finditer(text), 1):
+        if strings > limit:
+            return True
+        start, end = string.span()
+        if end - start >= _LONG_STRING:
+            marks -= sum(text.count(mark, start, end) for mark in _MARKS)
+    return marks > limit
 
 
 def loads_bounded(text: bytes | bytearray, max_values: int = MAX_JSON_VALUES) -> Any:
@@ -175,7 +191,7 @@ def loads_bounded(text: bytes | bytearray, max_values: int = MAX_JSON_VALUES) ->
     Traceback (most recent call last):
     ValueError: more than 5 JSON values
     """
-    if _values_outside_strings(text) > max_values:
+    if _too_many_values(text, max_values):
         raise ValueError(f"more than {max_values:,} JSON values")
     return json.loads(text, parse_constant=_no_constants, parse_int=_whole_number)
 
