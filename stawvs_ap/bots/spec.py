@@ -91,7 +91,7 @@ class BotSpec:
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT, f"a bot spec is at most {MAX_SPEC_LENGTH} characters"
             )
-        return _parse(cls, text, allow_exec)
+        return _parse(text, allow_exec)
 
     @classmethod
     def _read(cls, text: str, allow_exec: bool) -> BotSpec:
@@ -181,10 +181,10 @@ class BotSpec:
 
 
 @functools.lru_cache(maxsize=SPEC_CACHE_SIZE)
-def _parse(cls: type[BotSpec], text: str, allow_exec: bool) -> BotSpec:
+def _parse(text: str, allow_exec: bool) -> BotSpec:
     # Specs that fail are not kept: their refusal is cheap (no entry point is
     # read twice, see registry._plugins) and their text is the caller's.
-    return cls._read(text, allow_exec)
+    return BotSpec._read(text, allow_exec)
 
 
 def make_bot(
