@@ -5,6 +5,7 @@ matters, in process (``stawvs_ap.service.call``) elsewhere."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -354,3 +355,70 @@ def test_any_search_parameters_are_searched_within_bounds_or_refused_by_name(
 
 
 SEARCH_STATE = state_after(9, seed=5)
+
+
+# -- naming bots: resolved once --------------------------------------------------------
+
+
+def test_unknown_bot_names_read_the_installed_entry_points_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stawvs_ap.bots import registry
+    from stawvs_ap.service.methods import answer_line
+
+    reads = []
+    real = registry.entry_points
+
+    def counted(**kwargs: str) -> object:
+        reads.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(registry, "entry_points", counted)
+    registry.refresh_plugins()
+    try:
+        batch = [
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": method,
+                "params": {"state": "{}", "bot": f"nosuchbot{n}"},
+            }
+            for n in range(500)
+            for method in ("bot_move", "hint")
+        ]
+        answers = json.loads(answer_line(json.dumps(batch).encode("ascii")) or "")
+    finally:
+        monkeypatch.undo()
+        registry.refresh_plugins()
+    assert len(reads) == 1
+    assert {answer["error"]["message"].split(" (")[0][:11] for answer in answers} == {"unknown bot"}
+
+
+def test_a_spec_text_is_read_once_and_gives_the_same_spec(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stawvs_ap.bots import spec as spec_module
+
+    text = "mcts:seconds=0.25,temperature=3"
+    fresh = BotSpec._read(text, False)
+    spec_module._parse.cache_clear()
+    reads = []
+    real = BotSpec._read.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[BotSpec], text: str, allow_exec: bool) -> BotSpec:
+        reads.append(text)
+        return real(cls, text, allow_exec)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(BotSpec, "_read", classmethod(counted))
+    assert BotSpec.parse(text) == fresh
+    assert BotSpec.parse(text) == fresh
+    assert reads == [text]
+    spec_module._parse.cache_clear()
+
+
+def test_a_spec_refused_once_is_refused_again() -> None:
+    for _ in range(2):
+        with pytest.raises(StawvsError, match="samples"):
+            BotSpec.parse("mcts:samples=0")
+    with pytest.raises(StawvsError, match="not allowed"):
+        BotSpec.parse("exec:true")
