@@ -35,9 +35,10 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.routing import Route
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from ..service.http import Guard
+from ..service.webserver import BodyTooLarge, ClientGone, read_body
 from .logs import log_event
 from .player import ApBot, Refusal
 from .protocol import MAX_BODY_BYTES, challenge_refusal, signature_fault
@@ -58,14 +59,6 @@ async def _answer(send: Send, status: int, body: dict[str, Any]) -> None:
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
-
-
-class _TooLarge(Exception):
-    pass
-
-
-class _Gone(Exception):
-    pass
 
 
 class BotEndpoint:
@@ -103,11 +96,11 @@ class BotEndpoint:
             await self._refuse(send, 413, f"the body is longer than {MAX_BODY_BYTES} bytes")
             return
         try:
-            body = await _read(receive)
-        except _TooLarge:
+            body = await read_body(receive, MAX_BODY_BYTES)
+        except BodyTooLarge:
             await self._refuse(send, 413, f"the body is longer than {MAX_BODY_BYTES} bytes")
             return
-        except _Gone:
+        except ClientGone:
             return
         status, answer = await anyio.to_thread.run_sync(
             self._judge, headers, body, limiter=self._judges
@@ -171,19 +164,6 @@ class BotEndpoint:
             return 202, {"queued": True, "duplicate": outcome == "duplicate"}
         shown = verb if isinstance(verb, str) and len(verb) <= 40 else "?"
         return 400, {"message": f"unknown verb {shown!r}: this bot answers challenge and move"}
-
-
-async def _read(receive: Receive) -> bytes:
-    body = bytearray()
-    while True:
-        message: Message = await receive()
-        if message["type"] == "http.disconnect":
-            raise _Gone
-        body += message.get("body", b"")
-        if len(body) > MAX_BODY_BYTES:
-            raise _TooLarge
-        if not message.get("more_body", False):
-            return bytes(body)
 
 
 def create_app(bot: ApBot, *, clock: Callable[[], float] = time.time) -> Starlette:

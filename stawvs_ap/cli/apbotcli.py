@@ -8,8 +8,9 @@ It reads its settings from the environment (``AP_BOT_PUBLIC_KEY``,
 ``BOT_CLIENT_ID``, ``BOT_CLIENT_SECRET``, ``BOT_OAUTH_SCOPE``,
 ``BOT_TOKEN_URL``, ``BOT_QUERY_URL``, ``AP_QUERY_URL``; docs/abstract-play-bot.md)
 and refuses to start, in one line and with status 2, when one it needs is
-missing or bad. It serves through the same launcher as ``serve --http`` (the
-service's connection limits apply), logs one line of JSON per event on
+missing or bad. It serves through the same launcher as ``serve --http``
+(:func:`stawvs_ap.service.webserver.limited_server`: the same limits on
+connections, request heads and slow clients), logs one line of JSON per event on
 standard error, and journals its positions in ``--journal`` (default: the
 user's state folder, :func:`~stawvs_ap.apbot.journal.default_journal_path`).
 It needs the ``web`` and ``ap-bot`` extras.
@@ -31,18 +32,23 @@ __all__ = ["AP_BOT_EXTRA", "add_ap_bot_command"]
 
 #: What to install for the bot.
 AP_BOT_EXTRA: Final = 'pip install "stawvs-ap[web,ap-bot]"'
-_NEEDED: Final = frozenset({"starlette", "uvicorn", "anyio", "cryptography"})
+_NEEDED: Final = frozenset({"starlette", "uvicorn", "anyio", "httptools", "cryptography"})
 
 
 def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
     try:
+        # Imported here to tell at once what is missing (httptools keeps the
+        # limits of every server of ours: stawvs_ap.service.webserver).
+        import httptools  # noqa: F401
+        import uvicorn  # noqa: F401
+
         from ..apbot import ApBot, BotSettings, create_app, default_journal_path
         from ..service import http
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in _NEEDED:
             raise
         raise WebCliError(
-            f"the bot needs Starlette, uvicorn and cryptography: {AP_BOT_EXTRA}"
+            f"the bot needs Starlette, uvicorn, httptools and cryptography: {AP_BOT_EXTRA}"
         ) from None
     settings = BotSettings.from_environment()
     handler = logging.StreamHandler(sys.stderr)
