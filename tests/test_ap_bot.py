@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import socket
 import threading
 import time
@@ -18,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import cli_process
 import pytest
 from browser_support import require
 
@@ -639,3 +641,40 @@ def test_the_bot_plays_whole_games_in_every_player_count(
         play_whole_game(port, ap, seat, context=context)
     assert ap.games[GAME].gameover
     assert bool(ap.queries) is not context
+
+
+# -- the command ------------------------------------------------------------------
+
+
+def test_the_command_refuses_to_start_without_a_public_key_in_one_line(
+    ap: FakeAbstractPlay, tmp_path: Path
+) -> None:
+    env = {**cli_process.ENV, **ap.environment()}
+    del env["AP_BOT_PUBLIC_KEY"]
+    done = cli_process.run(
+        "ap-bot", "--http", "127.0.0.1:0", "--journal", tmp_path / "j.sqlite3", env=env
+    )
+    assert "AP_BOT_PUBLIC_KEY" in cli_process.one_error(done)
+
+
+def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_path: Path) -> None:
+    env = {**cli_process.ENV, **ap.environment()}
+    journal = tmp_path / "j.sqlite3"
+    proc = cli_process.start(
+        "ap-bot", "--http", "127.0.0.1:0", "--bot", "greedy", "--journal", journal, env=env
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        port = int(line.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        new_game(ap)
+        assert request(port, "GET", "/")[0] == 200
+        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
+        ap.wait_moves(1)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    events = [json.loads(line)["event"] for line in err.splitlines() if line.startswith("{")]
+    assert {"ping", "move.accepted", "move.submitted"} <= set(events)
+    assert CLIENT_SECRET not in err
+    assert journal.exists()
