@@ -103,7 +103,7 @@ class BotEndpoint:
         except ClientGone:
             return
         status, answer = await anyio.to_thread.run_sync(
-            self._judge, headers, body, limiter=self._judges
+            self._judge, headers, bytes(body), limiter=self._judges
         )
         await _answer(send, status, answer)
 
