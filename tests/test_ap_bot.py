@@ -657,6 +657,7 @@ def test_the_command_refuses_to_start_without_a_public_key_in_one_line(
     assert "AP_BOT_PUBLIC_KEY" in cli_process.one_error(done)
 
 
+@pytest.mark.slow  # a process of its own, started and stopped: a few seconds
 def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_path: Path) -> None:
     env = {**cli_process.ENV, **ap.environment()}
     journal = tmp_path / "j.sqlite3"
