@@ -171,7 +171,7 @@ def test_a_request_without_a_good_signature_gets_401(
     now = int(time.time())
     body, headers = signed_challenge(
         ap,
-        timestamp={"stale timestamp": now - 301, "future timestamp": now + 301}.get(spoil),
+        timestamp={"stale timestamp": now - 310, "future timestamp": now + 310}.get(spoil),
     )
     if spoil == "no headers":
         headers = {}
