@@ -71,6 +71,27 @@ def webhook(
 
 def new_game(ap: FakeAbstractPlay, players: int = 2, variants: list[str] | None = None) -> None:
     ap.games[GAME] = StawvsGame.new(players, variants or [], seed=11)
+    ap.get_game_answers.clear()
+
+
+class Shared:
+    """One fake Abstract Play and one bot for the tests that change neither."""
+
+    def __init__(self, ap: FakeAbstractPlay, port: int, bot: ApBot) -> None:
+        self.ap, self.port, self.bot = ap, port, bot
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared]:
+    journal = tmp_path_factory.mktemp("shared") / "journal.sqlite3"
+    with abstract_play() as ap, bot_on(ap, journal) as (port, bot):
+        yield Shared(ap, port, bot)
+    assert ap.arrivals == []  # none of them sent a move
+
+
+@contextmanager
+def served(shared: Shared) -> Iterator[tuple[int, ApBot]]:
+    yield shared.port, shared.bot
 
 
 @pytest.fixture
@@ -87,8 +108,8 @@ def journal(tmp_path: Path) -> Path:
 # -- ping and challenges ---------------------------------------------------------
 
 
-def test_a_ping_answers_operational_and_nothing_more(ap: FakeAbstractPlay, journal: Path) -> None:
-    with bot_on(ap, journal) as (port, _):
+def test_a_ping_answers_operational_and_nothing_more(shared: Shared) -> None:
+    with served(shared) as (port, _):
         status, _, body = request(port, "GET", "/")
     assert (status, json.loads(body)) == (200, {"operational": True})
 
@@ -117,19 +138,19 @@ CHALLENGE = {
     ],
 )
 def test_a_challenge_is_declined_with_a_reason(
-    ap: FakeAbstractPlay, journal: Path, change: dict[str, Any], said: str
+    shared: Shared, change: dict[str, Any], said: str
 ) -> None:
-    with bot_on(ap, journal) as (port, _):
+    ap = shared.ap
+    with served(shared) as (port, _):
         assert webhook(port, ap, CHALLENGE)[0] == 200
         status, answer = webhook(port, ap, {**CHALLENGE, **change})
     assert status == 400
     assert said in answer["message"] and "\n" not in answer["message"]
 
 
-def test_an_unknown_verb_and_a_body_that_is_no_json_are_refused(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    with bot_on(ap, journal) as (port, _):
+def test_an_unknown_verb_and_a_body_that_is_no_json_are_refused(shared: Shared) -> None:
+    ap = shared.ap
+    with served(shared) as (port, _):
         assert webhook(port, ap, {"verb": "resign"})[0] == 400
         body = b"{not json"
         status, _, _ = post(port, body, headers=ap.sign(body), path="/")
@@ -165,9 +186,8 @@ def other_key_headers(body: bytes) -> dict[str, str]:
         "timestamp not a number",
     ],
 )
-def test_a_request_without_a_good_signature_gets_401(
-    ap: FakeAbstractPlay, journal: Path, spoil: str
-) -> None:
+def test_a_request_without_a_good_signature_gets_401(shared: Shared, spoil: str) -> None:
+    ap = shared.ap
     now = int(time.time())
     body, headers = signed_challenge(
         ap,
@@ -189,17 +209,16 @@ def test_a_request_without_a_good_signature_gets_401(
         headers["X-Signature"] = "not*base64"
     elif spoil == "timestamp not a number":
         headers["X-Signature-Timestamp"] = "soon"
-    with bot_on(ap, journal) as (port, _):
+    with served(shared) as (port, _):
         status, _, answer = post(port, body, headers=headers, path="/")
     assert status == 401, answer
     assert json.loads(answer)["message"]
 
 
-def test_a_timestamp_just_inside_the_window_is_accepted(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
+def test_a_timestamp_just_inside_the_window_is_accepted(shared: Shared) -> None:
+    ap = shared.ap
     body, headers = signed_challenge(ap, timestamp=int(time.time()) - 290)
-    with bot_on(ap, journal) as (port, _):
+    with served(shared) as (port, _):
         assert post(port, body, headers=headers, path="/")[0] == 200
 
 
@@ -215,10 +234,9 @@ def test_a_replayed_request_gets_401_also_after_a_restart(
         assert post(port, body, headers=headers, path="/")[0] == 401
 
 
-def test_a_body_over_a_mebibyte_is_refused_413_before_it_is_read(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    with bot_on(ap, journal) as (port, _), socket.create_connection(("127.0.0.1", port)) as s:
+def test_a_body_over_a_mebibyte_is_refused_413_before_it_is_read(shared: Shared) -> None:
+    ap = shared.ap
+    with served(shared) as (port, _), socket.create_connection(("127.0.0.1", port)) as s:
         s.settimeout(5)
         headers = ap.sign(b"")
         lines = [
@@ -233,17 +251,22 @@ def test_a_body_over_a_mebibyte_is_refused_413_before_it_is_read(
     assert answer.startswith(b"HTTP/1.1 413")
 
 
-def test_a_chunked_body_is_refused_413_once_it_grows_past_a_mebibyte(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    def chunks() -> Iterator[bytes]:
-        for _ in range(3):
-            yield b" " * (1 << 19)
-
-    body = b"".join(chunks())
-    with bot_on(ap, journal) as (port, _):
-        status, _, _ = post(port, iter([body]), headers=ap.sign(body), path="/")  # type: ignore[arg-type]
-    assert status == 413
+def test_a_chunked_body_is_refused_413_once_it_grows_past_a_mebibyte(shared: Shared) -> None:
+    ap, port = shared.ap, shared.port
+    size = (1 << 20) + 1  # one byte too many, in one chunk: all of it is read
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(10)
+        lines = [
+            "POST / HTTP/1.1",
+            f"Host: 127.0.0.1:{port}",
+            "Content-Type: application/json",
+            "Transfer-Encoding: chunked",
+            *(f"{k}: {v}" for k, v in ap.sign(b"").items()),
+        ]
+        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        s.sendall(f"{size:x}\r\n".encode() + b" " * size + b"\r\n")
+        answer = s.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 413")
 
 
 def test_the_bot_refuses_to_start_without_a_public_key(ap: FakeAbstractPlay) -> None:
@@ -314,23 +337,23 @@ def test_without_a_context_the_bot_rebuilds_the_game_with_get_game(
     ],
 )
 def test_no_context_and_no_usable_get_game_answer_is_refused(
-    ap: FakeAbstractPlay, journal: Path, answer: tuple[int, Any], said: str
+    shared: Shared, answer: tuple[int, Any], said: str
 ) -> None:
+    ap = shared.ap
     new_game(ap)
     ap.get_game_answers[GAME] = answer
-    with bot_on(ap, journal) as (port, _):
+    with served(shared) as (port, _):
         status, refusal = webhook(port, ap, ap.move_payload(GAME, context=False))
     assert status == 400 and said in refusal["message"]
     assert ap.arrivals == []
 
 
-def test_a_get_game_state_with_other_moves_than_the_webhook_is_refused(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
+def test_a_get_game_state_with_other_moves_than_the_webhook_is_refused(shared: Shared) -> None:
+    ap = shared.ap
     new_game(ap)
     payload = ap.move_payload(GAME, context=False)
     ap.games[GAME].move("b2")  # the platform moved on since
-    with bot_on(ap, journal) as (port, _):
+    with served(shared) as (port, _):
         status, refusal = webhook(port, ap, payload)
     assert status == 400 and "differ from move 1" in refusal["message"]
 
@@ -356,22 +379,24 @@ def test_no_context_and_no_query_url_is_refused(ap: FakeAbstractPlay, journal: P
     ],
 )
 def test_a_bad_move_payload_gets_400_naming_the_problem_and_nothing_is_sent(
-    ap: FakeAbstractPlay, journal: Path, change: dict[str, Any], said: str
+    shared: Shared, change: dict[str, Any], said: str
 ) -> None:
+    ap = shared.ap
     new_game(ap)
-    with bot_on(ap, journal) as (port, bot):
+    with served(shared) as (port, bot):
         status, refusal = webhook(port, ap, {**ap.move_payload(GAME), **change})
         assert bot.wait_idle(5)
     assert status == 400 and said in refusal["message"], refusal
     assert ap.arrivals == []
 
 
-def test_a_finished_game_is_refused(ap: FakeAbstractPlay, journal: Path) -> None:
+def test_a_finished_game_is_refused(shared: Shared) -> None:
+    ap = shared.ap
     new_game(ap)
     game = ap.games[GAME]
     while not game.gameover:
         game.move(game.moves()[0])
-    with bot_on(ap, journal) as (port, _):
+    with served(shared) as (port, _):
         status, refusal = webhook(port, ap, ap.move_payload(GAME))
     assert status == 400 and "over" in refusal["message"]
 
