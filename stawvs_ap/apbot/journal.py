@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -83,8 +84,6 @@ def position_key(gameid: str, moves: object) -> str:
 
 def default_journal_path() -> Path:
     """``$XDG_STATE_HOME/stawvs-ap/ap-bot.sqlite3`` (``~/.local/state`` without it)."""
-    import os
-
     base = os.environ.get("XDG_STATE_HOME", "").strip()
     root = Path(base) if base else Path.home() / ".local" / "state"
     return root / "stawvs-ap" / "ap-bot.sqlite3"
