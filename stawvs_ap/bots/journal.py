@@ -205,7 +205,7 @@ class Journal:
         with os.fdopen(fd, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 raise self._error(f"holds {JOURNAL} that is not a regular file")
-            lines = []
+            lines: list[bytes] = []
             while line := file.readline(MAX_LINE + 1):
                 if len(line) > MAX_LINE:
                     raise self._error(
