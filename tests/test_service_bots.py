@@ -422,3 +422,56 @@ def test_a_spec_refused_once_is_refused_again() -> None:
             BotSpec.parse("mcts:samples=0")
     with pytest.raises(StawvsError, match="not allowed"):
         BotSpec.parse("exec:true")
+
+
+# -- a search that ignores its budget ---------------------------------------------------
+
+
+class _Stubborn:
+    """A plug-in's bot that thinks for as long as it likes."""
+
+    def __init__(self, seconds: float) -> None:
+        self.release = threading.Event()
+        self.seconds = seconds
+
+    def choose(self, game: StawvsGame, **budget: object) -> object:
+        self.release.wait(self.seconds)
+        return game.moves()[0]
+
+
+def test_a_search_past_its_budget_and_grace_loses_its_slot_and_is_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from stawvs_ap.service import bots as service_bots
+
+    monkeypatch.setattr(service_bots, "GRACE_SECONDS", 0.2)
+    monkeypatch.setattr(service_bots, "_OVERRUN_LOGGED", set())
+    stubborn = _Stubborn(30)
+    monkeypatch.setattr(BotSpec, "make", lambda self, seed: stubborn)
+    state = state_after(6)
+    try:
+        for _ in range(2):
+            start = time.monotonic()
+            with pytest.raises(RpcError) as caught:
+                call("bot_move", {"state": state, "bot": "greedy", "seconds": 0.1})
+            took = time.monotonic() - start
+            assert caught.value.data == {"code": "BOT_FAILED"}
+            assert took < 0.1 + 0.2 + 0.5
+        # Every slot is free again: as many searches as there are slots can hold one.
+        holds = [SEARCHES.held() for _ in range(SEARCHES.limit)]
+        for hold in holds:
+            hold.__enter__()
+        for hold in holds:
+            hold.__exit__(None, None, None)
+    finally:
+        stubborn.release.set()
+    overruns = [r for r in caplog.records if "past its budget" in r.getMessage()]
+    assert len(overruns) == 1
+
+
+def test_a_search_within_its_budget_answers_through_the_guard() -> None:
+    from stawvs_ap.service.bots import within_budget
+
+    assert within_budget("greedy", 0.1, lambda: 42) == 42
+    with pytest.raises(ValueError, match="boom"):
+        within_budget("greedy", 0.1, lambda: (_ for _ in ()).throw(ValueError("boom")))
