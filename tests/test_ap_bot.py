@@ -114,6 +114,19 @@ def test_a_ping_answers_operational_and_nothing_more(shared: Shared) -> None:
     assert (status, json.loads(body)) == (200, {"operational": True})
 
 
+def test_a_host_may_mount_the_bot_in_its_own_application(shared: Shared) -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+    from starlette.testclient import TestClient
+
+    host = Starlette(routes=[Mount("/stawvs-bot", app=create_app(shared.bot))])
+    body = json.dumps(CHALLENGE).encode()
+    with TestClient(host) as client:
+        assert client.get("/stawvs-bot/").json() == {"operational": True}
+        answer = client.post("/stawvs-bot/", content=body, headers=shared.ap.sign(body))
+    assert answer.status_code == 200
+
+
 CHALLENGE = {
     "verb": "challenge",
     "metaGame": "stawvs",
