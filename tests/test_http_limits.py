@@ -203,3 +203,16 @@ def test_a_real_request_is_answered_while_1000_idle_connections_come_and_go() ->
         assert got.startswith(b"HTTP/1.1 200"), got[:100]
         assert seconds < 2
         assert closed_within(idle[0], 2)
+
+
+def test_pipelined_and_kept_alive_requests_with_large_bodies_are_answered() -> None:
+    padded = VERSION[:-1] + b',"params":{}' + b" " * 100_000 + b"}"
+    with serving(HttpLimits(request_seconds=2)) as port, connect(port) as sock:
+        sock.sendall(head(port, length=len(padded)) + padded + head(port) + VERSION)
+        got = b""
+        deadline = time.monotonic() + 5
+        while got.count(b'"result"') < 2 and time.monotonic() < deadline:
+            got += sock.recv(65536)
+        assert got.count(b"HTTP/1.1 200") == 2
+        sock.sendall(head(port, length=len(padded)) + padded)
+        assert answer_of(sock).startswith(b"HTTP/1.1 200")
