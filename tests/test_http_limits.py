@@ -216,3 +216,22 @@ def test_pipelined_and_kept_alive_requests_with_large_bodies_are_answered() -> N
         assert got.count(b"HTTP/1.1 200") == 2
         sock.sendall(head(port, length=len(padded)) + padded)
         assert answer_of(sock).startswith(b"HTTP/1.1 200")
+
+
+def test_past_the_cap_with_every_connection_being_answered_a_new_one_gets_503() -> None:
+    from service_support import state_after
+
+    search = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "bot_move",
+            "params": {"state": state_after(4), "bot": "mcts", "seconds": 1.5},
+        }
+    ).encode("ascii")
+    with serving(HttpLimits(connections=1)) as port, connect(port) as busy:
+        busy.sendall(head(port, length=len(search)) + search)
+        time.sleep(0.3)  # the search is running: this connection is being answered
+        got, _ = real_request(port)
+        assert got.startswith(b"HTTP/1.1 503"), got[:100]
+        assert answer_of(busy).startswith(b"HTTP/1.1 200")
