@@ -203,3 +203,35 @@ def test_a_real_request_is_answered_while_1000_idle_connections_come_and_go() ->
         assert got.startswith(b"HTTP/1.1 200"), got[:100]
         assert seconds < 2
         assert closed_within(idle[0], 2)
+
+
+def test_pipelined_and_kept_alive_requests_with_large_bodies_are_answered() -> None:
+    padded = VERSION[:-1] + b',"params":{}' + b" " * 100_000 + b"}"
+    with serving(HttpLimits(request_seconds=2)) as port, connect(port) as sock:
+        sock.sendall(head(port, length=len(padded)) + padded + head(port) + VERSION)
+        got = b""
+        deadline = time.monotonic() + 5
+        while got.count(b'"result"') < 2 and time.monotonic() < deadline:
+            got += sock.recv(65536)
+        assert got.count(b"HTTP/1.1 200") == 2
+        sock.sendall(head(port, length=len(padded)) + padded)
+        assert answer_of(sock).startswith(b"HTTP/1.1 200")
+
+
+def test_past_the_cap_with_every_connection_being_answered_a_new_one_gets_503() -> None:
+    from service_support import state_after
+
+    search = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "bot_move",
+            "params": {"state": state_after(4), "bot": "mcts", "seconds": 1.5},
+        }
+    ).encode("ascii")
+    with serving(HttpLimits(connections=1)) as port, connect(port) as busy:
+        busy.sendall(head(port, length=len(search)) + search)
+        time.sleep(0.3)  # the search is running: this connection is being answered
+        got, _ = real_request(port)
+        assert got.startswith(b"HTTP/1.1 503"), got[:100]
+        assert answer_of(busy).startswith(b"HTTP/1.1 200")

@@ -118,8 +118,10 @@ def _protocol_class(limits: HttpLimits) -> type[Any]:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            # Waiting: no whole request in hand (idle, slow, or reading a body).
+            # Waiting: no whole request awaiting its answer (idle, slow, or
+            # reading a body); pipelined requests are counted in and out.
             self.waiting = True
+            self._received = self._answered = 0
             self.waiting_since = time.monotonic()
             self._head_open = True
             self._head_bytes = self._head_raw = self._header_count = 0
@@ -182,6 +184,7 @@ def _protocol_class(limits: HttpLimits) -> type[Any]:
             if self.transport.is_closing():
                 return
             self._unset_keepalive_if_required()
+            head_was_open, received = self._head_open, self._received
             try:
                 self.parser.feed_data(data)
             except httptools.HttpParserUpgrade:
@@ -195,14 +198,15 @@ def _protocol_class(limits: HttpLimits) -> type[Any]:
                 return
             # A header still being received is not yet seen by the callbacks:
             # count the bytes themselves, so that one huge header stops early.
-            if self._head_open and not self.transport.is_closing():
+            still_head = head_was_open and self._head_open and received == self._received
+            if still_head and not self.transport.is_closing():
                 self._head_raw += len(data)
                 if self._head_raw > self.LIMITS.head_bytes:
                     self._refuse(431)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
-            self.waiting, self._head_open = True, True
+            self._head_open = True
             self._head_bytes = self._head_raw = self._header_count = 0
 
         def on_url(self, url: bytes) -> None:
@@ -222,15 +226,17 @@ def _protocol_class(limits: HttpLimits) -> type[Any]:
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
+            self._received += 1
             self.waiting = False
             self._disarm()
+            self._head_open, self._head_raw = True, 0  # what comes next is the next head
             super().on_message_complete()
 
         def on_response_complete(self) -> None:
+            self._answered += 1
             super().on_response_complete()
-            if not self.transport.is_closing():
-                self.waiting, self._head_open = True, True
-                self._head_bytes = self._head_raw = 0
+            if self._received == self._answered and not self.transport.is_closing():
+                self.waiting = True
                 self.waiting_since = time.monotonic()
                 self._arm()
 
