@@ -20,6 +20,7 @@ huge       writes 3 MiB without a newline, then waits
 flood      writes notifications without end, never an answer
 stubborn   plays well, but ignores ``quit``, the end of its input and SIGTERM
 spawner    starts a child that sleeps, then plays well and leaves at ``quit``
+escaper    starts a child in a session of its own (setsid), then plays as spawner
 later      answers its first request well and its second late
 chatty     writes log notifications and blank lines before each answer
 analyst    answers ``analyse`` too (the others have only ``choose``)
@@ -41,8 +42,11 @@ def main() -> None:
         out.write(f"{os.getpid()}\n")
     if behaviour == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if behaviour == "spawner":
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    if behaviour in ("spawner", "escaper"):
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(600)"],
+            start_new_session=behaviour == "escaper",
+        )
         with open(pidfile, "a", encoding="utf-8") as out:
             out.write(f"{child.pid}\n")
     if behaviour == "deaf":

@@ -365,7 +365,7 @@ def test_the_rest_of_the_host_surface() -> None:
     assert game.notes() is None
     assert [v["uid"] for v in game.allvariants()][:2] == ["#setup", "hole"]
     assert game.sidebar_statuses() == [] and game.get_buttons() == []
-    assert game.bot_context() is None
+    assert game.bot_context() == {"board": game.state()["stack"][0]["board"]["value"]}
     assert game.is_eliminated(1) == (1 in game.eliminated)
     sequence = game.move_history_with_sequence()
     assert [[m for _, m in r] for r in sequence] == game.move_history()

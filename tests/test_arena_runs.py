@@ -198,18 +198,22 @@ def test_a_directory_holding_a_run_is_continued_only_when_asked_and_only_as_the_
         Journal(tmp_path, Match(CHEAP, ("hole",), seed=4), resume=True)
 
 
-def test_a_line_cut_short_by_a_crash_is_dropped_and_its_game_played_again(tmp_path: Path) -> None:
+def test_a_line_cut_short_by_a_crash_is_marked_and_its_game_played_again(tmp_path: Path) -> None:
     match = Match(CHEAP, seed=5)
     with Journal(tmp_path, match) as journal:
         play_match(CHEAP, 2, seed=5, keeper=journal)
     path = tmp_path / JOURNAL
     text = path.read_text()
-    path.write_text(text + text.splitlines()[-1][:40])  # a crash in the middle of a line
+    cut = text.splitlines()[-1][:40]
+    path.write_text(text + cut)  # a crash in the middle of a line
     with Journal(tmp_path, match, resume=True) as journal:
         assert sorted(journal.played()) == [0, 1]
         play_match(CHEAP, 3, seed=5, keeper=journal)
-    lines = path.read_text().splitlines()
-    assert len(lines) == 4 and all(json.loads(line) for line in lines)
+    after = path.read_text()
+    assert after.startswith(text + cut + '\n{"arena_cut":4}\n')  # appended, nothing rewritten
+    assert len(after.splitlines()) == 6
+    with Journal(tmp_path, match, resume=True) as journal:
+        assert sorted(journal.played()) == [0, 1, 2]
 
 
 def test_a_damaged_journal_is_refused_naming_its_line(tmp_path: Path) -> None:

@@ -236,6 +236,13 @@ def test_the_processes_an_engine_starts_go_with_it(engines: Engines) -> None:
     assert len(engines.pids()) == 2 and not engines.alive()
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="descendants are found in /proc")
+def test_a_child_that_left_the_engines_session_goes_with_it(engines: Engines) -> None:
+    result = play_game([engines.spec("escaper"), BotSpec.parse("random")], [], "engines", 0)
+    assert result.ending == "normal"
+    assert len(engines.pids()) == 2 and not engines.alive()
+
+
 def test_an_error_in_the_caller_stops_the_engine(engines: Engines) -> None:
     bot = engines.spec("good").make(1)
     game = StawvsGame.new(2, seed=1)

@@ -333,9 +333,20 @@ def test_any_body_gets_a_json_answer_or_nothing_and_never_a_traceback(
         answer = client.post("/rpc", content=body, headers={"content-type": kind})
     assert answer.status_code in (200, 204, 415)
     assert b"Traceback" not in answer.content
-    if answer.status_code == 200:
+    if answer.status_code == 200 and not body.isspace() and body:
         assert answer.text == answer_line(body)
         json.loads(answer.content)
+    elif answer.status_code == 200:
+        assert answer.json()["error"]["code"] == -32700
+
+
+@pytest.mark.parametrize("body", [b"", b" \r\n"])
+def test_an_empty_body_is_a_parse_error(body: bytes) -> None:
+    with TestClient(create_app()) as client:
+        answer = client.post("/rpc", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 200
+    assert answer.json()["error"]["code"] == -32700
+    assert answer.json()["id"] is None
 
 
 # -- searches --------------------------------------------------------------------------

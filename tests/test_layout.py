@@ -37,6 +37,8 @@ FLOORS = {
     "stawvs_ap.records": 4,
     "stawvs_ap.bots": 5,
     "stawvs_ap.service": 6,
+    # The Abstract Play bot: a door like the service, on its floor.
+    "stawvs_ap.apbot": 6,
     "stawvs_ap.playground": 7,
     "stawvs_ap.cli": 8,
     "stawvs_ap.__main__": 9,

@@ -10,10 +10,13 @@ import importlib.metadata
 import importlib.resources
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 import stawvs_ap
 from stawvs_ap import StawvsError, StawvsGame, schemas
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_entry_point_resolves_to_the_game_class() -> None:
@@ -49,15 +52,28 @@ def _type_checking_only(node: ast.AST) -> bool:
     )
 
 
-#: The modules that need the web extra; nothing else imports them.
-WEB_MODULES = ("service/http.py", "playground/*.py", "cli/webcli.py")
+#: The modules that need the web extra (and the Abstract Play bot's, which also
+#: needs the ap-bot extra); nothing else imports them.
+WEB_MODULES = (
+    "service/http.py",
+    "service/webserver.py",
+    "playground/*.py",
+    "cli/webcli.py",
+    "cli/apbotcli.py",
+    "apbot/*.py",
+)
+AP_BOT_MODULES = ("apbot/*.py",)
 
 
-def _imported_top_level_modules(package: Path, *, web: bool = False) -> set[str]:
+def _imported_top_level_modules(
+    package: Path, *, web: bool = False, only: tuple[str, ...] = ()
+) -> set[str]:
     """The top-level modules the package's code imports at run time (with
-    ``web``, the code of the web extra's modules only)."""
+    ``web``, the code of the web extra's modules only; with ``only``, the code
+    of the modules these patterns match)."""
     found: set[str] = set()
-    web_files = {p for pattern in WEB_MODULES for p in package.glob(pattern)}
+    web_files = {p for pattern in only or WEB_MODULES for p in package.glob(pattern)}
+    web = web or bool(only)
     for path in package.rglob("*.py"):
         if (path in web_files) != web:
             continue
@@ -106,9 +122,26 @@ def test_the_web_extra_is_what_the_web_modules_import_beyond_the_rest() -> None:
     requires = importlib.metadata.requires("stawvs-ap") or []
     web = {_requirement_name(r) for r in requires if 'extra == "web"' in r}
     # anyio comes with Starlette (its own dependency), which the web modules build on;
-    # httptools is imported by uvicorn alone, which parses requests with it when present.
+    # httptools parses requests in the protocol that keeps the HTTP limits (webserver).
+    # cryptography is the ap-bot extra's (the test below).
     assert web == {"starlette", "uvicorn", "httptools"}
-    assert third_party == web - {"httptools"} | {"anyio"}
+    assert third_party - {"cryptography"} == web | {"anyio"}
+
+
+def test_the_ap_bot_extra_is_the_web_extra_and_what_the_bot_imports_beyond_it() -> None:
+    package = Path(str(importlib.resources.files("stawvs_ap")))
+    third_party = {
+        module
+        for module in _imported_top_level_modules(package, only=AP_BOT_MODULES)
+        if module not in sys.stdlib_module_names and module != "stawvs_ap"
+    }
+    with (ROOT / "pyproject.toml").open("rb") as fh:
+        extras = tomllib.load(fh)["project"]["optional-dependencies"]
+    declared = {_requirement_name(r) for r in extras["ap-bot"]}
+    assert declared == {"stawvs-ap", "cryptography"}
+    assert "stawvs-ap[web]" in extras["ap-bot"]
+    assert third_party == {"cryptography", "starlette", "anyio"}
+    assert "stawvs-ap[ap-bot]" in extras["test"]  # so that CI runs the bot's tests
 
 
 def test_the_public_names_import_from_the_package() -> None:

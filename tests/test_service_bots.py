@@ -5,6 +5,7 @@ matters, in process (``stawvs_ap.service.call``) elsewhere."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -354,3 +355,123 @@ def test_any_search_parameters_are_searched_within_bounds_or_refused_by_name(
 
 
 SEARCH_STATE = state_after(9, seed=5)
+
+
+# -- naming bots: resolved once --------------------------------------------------------
+
+
+def test_unknown_bot_names_read_the_installed_entry_points_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stawvs_ap.bots import registry
+    from stawvs_ap.service.methods import answer_line
+
+    reads = []
+    real = registry.entry_points
+
+    def counted(**kwargs: str) -> object:
+        reads.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(registry, "entry_points", counted)
+    registry.refresh_plugins()
+    try:
+        batch = [
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": method,
+                "params": {"state": "{}", "bot": f"nosuchbot{n}"},
+            }
+            for n in range(500)
+            for method in ("bot_move", "hint")
+        ]
+        answers = json.loads(answer_line(json.dumps(batch).encode("ascii")) or "")
+    finally:
+        monkeypatch.undo()
+        registry.refresh_plugins()
+    assert len(reads) == 1
+    assert {answer["error"]["message"].split(" (")[0][:11] for answer in answers} == {"unknown bot"}
+
+
+def test_a_spec_text_is_read_once_and_gives_the_same_spec(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stawvs_ap.bots import spec as spec_module
+
+    text = "mcts:seconds=0.25,temperature=3"
+    fresh = BotSpec._read(text, False)
+    spec_module._parse.cache_clear()
+    reads = []
+    real = BotSpec._read.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[BotSpec], text: str, allow_exec: bool) -> BotSpec:
+        reads.append(text)
+        return real(cls, text, allow_exec)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(BotSpec, "_read", classmethod(counted))
+    assert BotSpec.parse(text) == fresh
+    assert BotSpec.parse(text) == fresh
+    assert reads == [text]
+    spec_module._parse.cache_clear()
+
+
+def test_a_spec_refused_once_is_refused_again() -> None:
+    for _ in range(2):
+        with pytest.raises(StawvsError, match="samples"):
+            BotSpec.parse("mcts:samples=0")
+    with pytest.raises(StawvsError, match="not allowed"):
+        BotSpec.parse("exec:true")
+
+
+# -- a search that ignores its budget ---------------------------------------------------
+
+
+class _Stubborn:
+    """A plug-in's bot that thinks for as long as it likes."""
+
+    def __init__(self, seconds: float) -> None:
+        self.release = threading.Event()
+        self.seconds = seconds
+
+    def choose(self, game: StawvsGame, **budget: object) -> object:
+        self.release.wait(self.seconds)
+        return game.moves()[0]
+
+
+def test_a_search_past_its_budget_and_grace_loses_its_slot_and_is_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from stawvs_ap.service import bots as service_bots
+
+    monkeypatch.setattr(service_bots, "GRACE_SECONDS", 0.2)
+    monkeypatch.setattr(service_bots, "_OVERRUN_LOGGED", set())
+    stubborn = _Stubborn(30)
+    monkeypatch.setattr(BotSpec, "make", lambda self, seed: stubborn)
+    state = state_after(6)
+    try:
+        for _ in range(2):
+            start = time.monotonic()
+            with pytest.raises(RpcError) as caught:
+                call("bot_move", {"state": state, "bot": "greedy", "seconds": 0.1})
+            took = time.monotonic() - start
+            assert caught.value.data == {"code": "BOT_FAILED"}
+            assert took < 0.1 + 0.2 + 0.5
+        # Every slot is free again: as many searches as there are slots can hold one.
+        holds = [SEARCHES.held() for _ in range(SEARCHES.limit)]
+        for hold in holds:
+            hold.__enter__()
+        for hold in holds:
+            hold.__exit__(None, None, None)
+    finally:
+        stubborn.release.set()
+    overruns = [r for r in caplog.records if "past its budget" in r.getMessage()]
+    assert len(overruns) == 1
+
+
+def test_a_search_within_its_budget_answers_through_the_guard() -> None:
+    from stawvs_ap.service.bots import within_budget
+
+    assert within_budget("greedy", 0.1, lambda: 42) == 42
+    with pytest.raises(ValueError, match="boom"):
+        within_budget("greedy", 0.1, lambda: (_ for _ in ()).throw(ValueError("boom")))

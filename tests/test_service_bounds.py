@@ -327,3 +327,51 @@ def test_the_client_reads_an_error_with_a_null_id_as_its_requests() -> None:
         assert caught.value.code == ErrorCode.INVALID_REQUEST
         assert caught.value.data == {"limit": 2000}
         assert small.version()["version"]
+
+
+# -- what a line may hold, counted before it is parsed -------------------------------------
+
+
+def _batch_of_empty_objects(count: int) -> bytes:
+    return b"[" + b",".join([b"{}"] * count) + b"]"
+
+
+def test_a_line_of_more_than_max_json_values_is_refused_unparsed() -> None:
+    # count objects, count - 1 commas, one bracket, plus one: count * 2 + 1 values.
+    line = _batch_of_empty_objects(jsonrpc.MAX_JSON_VALUES // 2)
+    error = json.loads(answer_line(line) or "")["error"]
+    assert error["code"] == jsonrpc.PARSE_ERROR
+    assert f"{jsonrpc.MAX_JSON_VALUES:,} JSON values" in error["message"]
+
+
+def test_a_line_of_max_json_values_is_parsed() -> None:
+    line = _batch_of_empty_objects(jsonrpc.MAX_JSON_VALUES // 2 - 1)
+    # Parsed, then refused for its length as a batch: not a parse error.
+    assert json.loads(answer_line(line) or "")["error"]["code"] == jsonrpc.INVALID_REQUEST
+
+
+def test_marks_inside_a_long_string_do_not_count_as_values() -> None:
+    text = json.dumps({"a": [1, 2, 3] * jsonrpc.MAX_JSON_VALUES})
+    line = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "same_move", "params": {"a": text, "b": "x"}}
+    ).encode("ascii")
+    assert json.loads(answer_line(line) or "")["error"]["code"] != jsonrpc.PARSE_ERROR
+
+
+def test_many_short_strings_count_as_values() -> None:
+    line = b"[" + b",".join([b'"ab"'] * (jsonrpc.MAX_JSON_VALUES + 1)) + b"]"
+    assert json.loads(answer_line(line) or "")["error"]["code"] == jsonrpc.PARSE_ERROR
+
+
+def test_a_5000_digit_id_is_refused_in_our_words() -> None:
+    line = b'{"jsonrpc":"2.0","id":' + b"7" * 5000 + b',"method":"version"}'
+    error = json.loads(answer_line(line) or "")["error"]
+    assert error["code"] == jsonrpc.PARSE_ERROR
+    assert "1,000 digits" in error["message"]
+    assert "sys." not in error["message"]
+
+
+def test_a_1000_digit_id_is_written_back() -> None:
+    rid = int("7" * 1000)
+    line = json.dumps({"jsonrpc": "2.0", "id": rid, "method": "version"}).encode("ascii")
+    assert json.loads(answer_line(line) or "")["id"] == rid

@@ -382,3 +382,20 @@ def test_random_text_raises_only_stawvs_errors(text: str | bytes) -> None:
         StawvsGame(text)
     except StawvsError as exc:
         assert exc.code == "BAD_STATE"
+
+
+def test_a_state_file_starting_with_a_byte_order_mark_loads() -> None:
+    game = StawvsGame.new(2) if hasattr(StawvsGame, "new") else StawvsGame()
+    game.move(game.moves()[0])
+    text = game.serialize()
+    for marked in ("\ufeff" + text, b"\xef\xbb\xbf" + text.encode("utf-8")):
+        assert StawvsGame(marked).serialize() == text  # type: ignore[arg-type]
+
+
+def test_the_command_line_reads_a_state_file_with_a_byte_order_mark(tmp_path: Any) -> None:
+    from stawvs_ap.cli.cli import main
+
+    game = StawvsGame()
+    path = tmp_path / "state.json"
+    path.write_bytes(b"\xef\xbb\xbf" + game.serialize().encode("utf-8"))
+    assert main(["moves", str(path)]) == 0

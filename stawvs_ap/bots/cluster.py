@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import importlib
 import logging
+import socket
+import struct
 import time
 import uuid
 from collections.abc import Generator, Iterable
@@ -78,6 +80,52 @@ def _on_worker(play: Play[Any, Any], task: Any, topic: str) -> tuple[str, Any]:
     return __version__, play(task, should_stop)
 
 
+#: The most bytes a scheduler's first message (its handshake) may announce.
+MAX_HANDSHAKE_BYTES = 64 * 1024
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Refuse (``ARENA_FAILED``, one line) a ``tcp://`` peer whose first message
+    is not a Dask handshake, reading at most :data:`MAX_HANDSHAKE_BYTES` of it
+    within ``timeout`` seconds, before Dask trusts any frame size it announces.
+    Other schemes are left to Dask."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port = rest.rpartition(":")
+    if not port.isdigit():
+        return  # Dask says what is wrong with the address
+    deadline = time.monotonic() + timeout
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as peer:
+            head = _read_exactly(peer, 8, deadline)
+            (size,) = struct.unpack("<Q", head)
+            if not 0 < size <= MAX_HANDSHAKE_BYTES:
+                raise _failed(
+                    f"{address!r} is not a Dask scheduler: its first message announces "
+                    f"{size:,} bytes"
+                )
+            if b"pickle-protocol" not in _read_exactly(peer, size, deadline):
+                raise _failed(f"{address!r} is not a Dask scheduler: it did not greet as one")
+    except TimeoutError:
+        raise _failed(
+            f"{address!r} is not a Dask scheduler: it said nothing Dask says within {timeout:g} s"
+        ) from None
+    except OSError as exc:
+        raise _failed(f"cannot reach the cluster at {address!r}: {_reason(exc)}") from None
+
+
+def _read_exactly(peer: socket.socket, size: int, deadline: float) -> bytes:
+    data = bytearray()
+    while len(data) < size:
+        peer.settimeout(max(0.01, deadline - time.monotonic()))
+        chunk = peer.recv(min(size - len(data), 65536))
+        if not chunk:
+            raise OSError("it closed the connection")
+        data += chunk
+    return bytes(data)
+
+
 class Cluster:
     """The Dask cluster whose scheduler listens at ``address`` (``tcp://HOST:PORT``).
 
@@ -96,6 +144,7 @@ class Cluster:
             ) from None
         self.address = address
         self._distributed = distributed
+        _check_scheduler(address, timeout)
         self._silence = _Silence() if quiet else None
         try:
             self.client: Any = distributed.Client(

@@ -15,7 +15,8 @@ anything but a JSON-RPC answer, says nothing, or exits raises
 :class:`~stawvs_ap.bots.base.BotFailure` (``kind`` ``"timeout"`` or
 ``"forfeit"``) and is stopped. Every read is bounded (an answer line of at
 most :data:`MAX_LINE_BYTES`), nothing waits without a deadline, and the
-program (with any process it started, its whole process group) is killed
+program (with its whole process group and, on Linux, the processes descended
+from it; docs/bots.md says what a double fork escapes) is killed
 when the bot is closed, when a question fails, when the caller is
 interrupted, and at the latest when the interpreter exits. POSIX only.
 """

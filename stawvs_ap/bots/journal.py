@@ -11,7 +11,14 @@ A run directory holds:
   or ``stawvs-ap replay``.
 
 A run killed in the middle of a line leaves a partial last line: continuing
-the run drops it, and that game is played again. Each game is kept once.
+the run plays that game again and marks the cut line, by appending a newline
+and ``{"arena_cut":N}`` (N: the cut line's number), so that nothing written
+is ever rewritten or truncated. A header cut short is completed, by
+appending, when what was written is the start of this match's own header. A
+journal that is a symbolic link, not a regular file, or not recognisably an
+arena journal is refused in one line and left as it is. Each game is kept
+once. Continuing a run also removes the temporary files (``.stawvs-ap-*.tmp``)
+a killed run left in the directory.
 
 >>> import tempfile
 >>> from stawvs_ap.bots.arena import BotSpec, Match, play_match
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from types import TracebackType
@@ -44,6 +52,17 @@ JOURNAL: Final = "arena.jsonl"
 #: The longest line a journal may have (a result line is a few hundred bytes).
 MAX_LINE: Final = 1 << 16
 _FORMAT = 1
+_TEMPORARY_PREFIX: Final = ".stawvs-ap-"
+_TEMPORARY_SUFFIX: Final = ".tmp"
+
+
+def _dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def _cut_mark(number: int) -> bytes:
+    """The line that marks line ``number`` as cut short (its game is played again)."""
+    return _dumps({"arena_cut": number}).encode("utf-8")
 
 
 def record_name(index: int) -> str:
@@ -148,16 +167,22 @@ class Journal:
         self._players = len(match.lineup)
         self._played: dict[int, GameResult] = {}
         path = self.directory / JOURNAL
+        header = _dumps(_header(match)).encode("utf-8")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
+            if path.is_symlink():
+                raise self._error(f"holds {JOURNAL} as a symbolic link: it is not opened")
             if path.exists():
                 if not resume:
                     raise self._error(
                         "holds a run already: add --resume to continue it, "
                         "or choose another directory"
                     )
-                self._read(path, _header(match))
-                self._file = path.open("a", encoding="utf-8")
+                repair = self._read(path, header)
+                self._file = self._open_append(path)
+                self._file.write(repair.decode("utf-8"))
+                self._file.flush()
+                self._remove_temporaries()
             else:
                 self._file = path.open("x", encoding="utf-8")
                 self._append(_header(match))
@@ -169,29 +194,72 @@ class Journal:
             ErrorCode.BAD_ARGUMENT, f"the run directory {str(self.directory)!r} {problem}"
         )
 
-    def _read(self, path: Path, header: dict[str, Any]) -> None:
-        with path.open("r+b") as file:
-            kept = 0
-            number = 0
+    def _open_append(self, path: Path) -> Any:
+        """The journal opened to append, never through a symbolic link."""
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        return os.fdopen(fd, "a", encoding="utf-8")
+
+    def _lines(self, path: Path) -> list[bytes]:
+        """The journal's lines, the last one perhaps without its newline."""
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise self._error(f"holds {JOURNAL} that is not a regular file")
+            lines: list[bytes] = []
             while line := file.readline(MAX_LINE + 1):
-                number += 1
-                if not line.endswith(b"\n"):
-                    if len(line) > MAX_LINE:
-                        raise self._error(f"has a line over {MAX_LINE} bytes ({JOURNAL}:{number})")
-                    break  # a line cut short when the run stopped: its game is played again
-                kept = file.tell()
-                try:
-                    doc = json.loads(line)
-                    if number == 1:
-                        self._check_header(doc, header)
-                        continue
-                    result = _result(doc, self._players)
-                except (ValueError, RecursionError) as exc:
-                    raise self._error(f"has a damaged line {number} in {JOURNAL}: {exc}") from None
-                self._played.setdefault(result.index, result)
-            if number == 0:
-                raise self._error(f"has an empty {JOURNAL}")
-            file.truncate(kept)
+                if len(line) > MAX_LINE:
+                    raise self._error(
+                        f"has a line over {MAX_LINE} bytes ({JOURNAL}:{len(lines) + 1})"
+                    )
+                lines.append(line)
+            return lines
+
+    def _read(self, path: Path, header: bytes) -> bytes:
+        """Read the run's games; the bytes to append to repair its end (often none)."""
+        lines = self._lines(path)
+        if not lines:  # created, and stopped before a byte of its header
+            return header + b"\n"
+        first = lines[0]
+        if not first.endswith(b"\n"):
+            if header.startswith(first):
+                return header[len(first) :] + b"\n"  # the header's write was cut short
+            raise self._error(f"holds a {JOURNAL} that is not an arena journal: left as it is")
+        self._parsed(first, 1, header)
+        number = 1
+        while number < len(lines):
+            line = lines[number]
+            number += 1
+            if not line.endswith(b"\n"):  # the last line, cut short: its game is played again
+                return b"\n" + _cut_mark(number) + b"\n"
+            mark = _cut_mark(number)
+            if number < len(lines) and lines[number] == mark + b"\n":
+                number += 1  # a line cut short, marked when the run went on
+                continue
+            if number == len(lines) - 1 and mark.startswith(lines[number]):
+                return mark[len(lines[number]) :] + b"\n"  # its mark was cut short
+            try:
+                doc = json.loads(line)
+            except ValueError as exc:
+                raise self._error(f"has a damaged line {number} in {JOURNAL}: {exc}") from None
+            self._parsed(doc, number, None)
+        return b""
+
+    def _parsed(self, doc: Any, number: int, header: bytes | None) -> None:
+        """Keep the result of line ``number`` (check the header when it is line 1)."""
+        try:
+            if header is not None:
+                self._check_header(json.loads(doc), json.loads(header))
+                return
+            result = _result(doc, self._players)
+        except (ValueError, RecursionError) as exc:
+            raise self._error(f"has a damaged line {number} in {JOURNAL}: {exc}") from None
+        self._played.setdefault(result.index, result)
+
+    def _remove_temporaries(self) -> None:
+        """Remove the temporary files a killed run of this journal left behind."""
+        for stale in self.directory.glob(f"{_TEMPORARY_PREFIX}*{_TEMPORARY_SUFFIX}"):
+            if stale.is_file() and not stale.is_symlink():
+                stale.unlink(missing_ok=True)
 
     def _check_header(self, doc: Any, header: dict[str, Any]) -> None:
         if not isinstance(doc, dict) or doc.get("arena") != _FORMAT:
@@ -205,7 +273,7 @@ class Journal:
                 )
 
     def _append(self, doc: dict[str, Any]) -> None:
-        self._file.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._file.write(_dumps(doc) + "\n")
         self._file.flush()
 
     def played(self) -> dict[int, GameResult]:
@@ -228,7 +296,9 @@ class Journal:
         return str(self.directory / record_name(index))
 
     def _write_whole(self, name: str, text: str) -> None:
-        fd, temporary = tempfile.mkstemp(prefix=".stawvs-ap-", suffix=".tmp", dir=self.directory)
+        fd, temporary = tempfile.mkstemp(
+            prefix=_TEMPORARY_PREFIX, suffix=_TEMPORARY_SUFFIX, dir=self.directory
+        )
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as file:
                 file.write(text)

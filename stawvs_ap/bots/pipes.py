@@ -3,7 +3,11 @@ answer by a deadline (what :class:`~stawvs_ap.bots.engine.ExecBot` plays with).
 
 The process runs in a process group of its own (so that Ctrl-C in a terminal
 reaches the caller alone, and killing the group takes whatever the engine
-started), its pipes are read and written without blocking, every wait has a
+started). On Linux the processes descended from it at the moment it is
+killed are killed too, found by their parents in ``/proc``, so that a child
+that left the group (``setsid``) goes as well; a process whose parent had
+already exited (a double fork) has been adopted by another and is not found.
+Its pipes are read and written without blocking, every wait has a
 deadline, and nothing it writes is held beyond one line of
 :data:`MAX_LINE_BYTES` and the tail of its standard error. Whatever goes
 wrong is a :class:`~stawvs_ap.bots.base.BotFailure`.
@@ -33,8 +37,46 @@ _ERROR_TAIL_BYTES: Final = 4096
 _CHUNK: Final = 1 << 16
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill the engine and everything in its process group, and reap it."""
+def _descendants(pid: int) -> list[int]:
+    """The processes descended from ``pid`` now, by their parents in ``/proc``
+    (none where there is no ``/proc``)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                # The name, in parentheses, may hold anything: the parent follows the last ")".
+                parent = int(stat.read().rpartition(b")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found: list[int] = []
+    todo = [pid]
+    while todo and len(found) < 100_000:
+        for child in children.get(todo.pop(), ()):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _kill_group(process: subprocess.Popen[bytes], known: list[int] | None = None) -> None:
+    """Kill the engine, everything in its process group, every process descended
+    from it, and the ``known`` descendants noted earlier, and reap it."""
+    # Stopped first, so that none of them forks while the tree is read.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGSTOP)
+    descendants = _descendants(process.pid) if process.poll() is None else []
+    for pid in descendants:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGSTOP)
+    for pid in [*(known or []), *descendants, *_descendants(process.pid)]:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
@@ -64,7 +106,10 @@ class EngineProcess:
                 "forfeit", f"the engine could not be started: {exc.strerror or exc}"
             ) from None
         # Backstop: whatever happens to the bot, the process dies with the interpreter.
-        self._finalizer = weakref.finalize(self, _kill_group, self.process)
+        # Its descendants noted before it is asked to leave: once it has exited,
+        # its orphans have another parent and cannot be found from it.
+        self._tree: list[int] = []
+        self._finalizer = weakref.finalize(self, _kill_group, self.process, self._tree)
         assert self.process.stdin and self.process.stdout and self.process.stderr
         self.stdin, self.stdout, self.stderr = (
             self.process.stdin.fileno(),
@@ -167,12 +212,15 @@ class EngineProcess:
     def notify(self, method: str) -> None:
         """Send a notification if the engine takes it at once; never waits."""
         line = json.dumps({"jsonrpc": "2.0", "method": method}) + "\n"
+        if method == "quit":
+            self._note_tree()
         with contextlib.suppress(OSError):
             os.write(self.stdin, line.encode())
 
     def stop(self, *, grace: float) -> None:
         """Ask nothing more: close its input, give it ``grace`` seconds to exit,
-        then kill its process group."""
+        then kill its process group and its descendants."""
+        self._note_tree()
         if grace > 0:
             try:
                 self.process.stdin.close()  # type: ignore[union-attr]
@@ -180,6 +228,10 @@ class EngineProcess:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self._finalizer()
+
+    def _note_tree(self) -> None:
+        if self.process.poll() is None:
+            self._tree[:] = sorted({*self._tree, *_descendants(self.process.pid)})
 
 
 def _message(line: bytes) -> dict[str, Any]:

@@ -10,7 +10,9 @@ and, once installed, ``--bot minimax:depth=3`` works in ``arena``, ``play``
 and ``hint``, and everywhere else a bot spec is read: :func:`bot_class` is
 the one lookup they all use. The class must be a subclass of
 :class:`~stawvs_ap.bots.base.Bot` (docs/bots.md says what it promises). A
-plug-in cannot replace a built-in bot: the built-in name wins.
+plug-in cannot replace a built-in bot: the built-in name wins. The installed
+entry points are read once per process (the first time a name is not a
+built-in one); :func:`refresh_plugins` reads them again.
 
 >>> bot_class("greedy").__name__
 'GreedyBot'
@@ -20,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from importlib.metadata import EntryPoint, entry_points
 from typing import Final
@@ -32,7 +35,14 @@ from .options import excerpt
 from .simple import GreedyBot, RandomBot
 from .uct import UCTBot
 
-__all__ = ["BOTS", "ENTRY_POINT_GROUP", "bot_class", "bot_classes", "bot_names"]
+__all__ = [
+    "BOTS",
+    "ENTRY_POINT_GROUP",
+    "bot_class",
+    "bot_classes",
+    "bot_names",
+    "refresh_plugins",
+]
 
 #: The entry-point group other packages register bot classes in.
 ENTRY_POINT_GROUP: Final = "stawvs_ap.bots"
@@ -48,13 +58,23 @@ _BUILT_IN: Final[dict[str, type[Bot]]] = {**BOTS, ExecBot.name: ExecBot}
 _NAME: Final = re.compile(r"[a-z][a-z0-9_.-]{0,39}")
 
 
-def _plugins() -> dict[str, list[EntryPoint]]:
-    """The plug-ins installed, by name (a name may be claimed more than once)."""
-    found: dict[str, list[EntryPoint]] = {}
+@functools.cache
+def _plugins() -> dict[str, tuple[EntryPoint, ...]]:
+    """The plug-ins installed, by name (a name may be claimed more than once).
+
+    Read once per process: scanning every installed package's metadata takes
+    milliseconds, and a service asked for a thousand unknown names in one
+    request would scan a thousand times (issue 33)."""
+    found: dict[str, tuple[EntryPoint, ...]] = {}
     for point in entry_points(group=ENTRY_POINT_GROUP):
         if point.name not in _BUILT_IN and _NAME.fullmatch(point.name):
-            found.setdefault(point.name, []).append(point)
+            found[point.name] = (*found.get(point.name, ()), point)
     return found
+
+
+def refresh_plugins() -> None:
+    """Read the installed plug-ins again (after installing one in a running process)."""
+    _plugins.cache_clear()
 
 
 def bot_names() -> list[str]:

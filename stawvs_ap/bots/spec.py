@@ -20,6 +20,7 @@ it will think with, for a service or a command that fills a seat.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -34,6 +35,8 @@ __all__ = ["BOTS", "MAX_SPEC_LENGTH", "BotSpec", "make_bot", "options_help", "op
 
 #: The longest spec read, in characters (every option of ``mcts`` set takes about 150).
 MAX_SPEC_LENGTH: Final = 500
+#: How many spec texts keep their parsed spec (the most recently read).
+SPEC_CACHE_SIZE: Final = 256
 
 OptionValue = int | float | bool | str
 
@@ -78,13 +81,21 @@ class BotSpec:
         An external engine is ``exec:COMMAND`` or ``exec:KEY=VALUE,...:COMMAND``
         (``exec:seconds=0.5:node engine.mjs``), read only with ``allow_exec``: it
         runs a program, so a spec that comes from someone else (a request to a
-        service) must never be one."""
+        service) must never be one.
+
+        A spec text read once is not read again: the :data:`SPEC_CACHE_SIZE`
+        texts read last keep their spec (a spec is an immutable value)."""
         if not isinstance(text, str):
             raise StawvsError(ErrorCode.BAD_ARGUMENT, "a bot spec is text such as 'mcts'")
         if len(text) > MAX_SPEC_LENGTH:
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT, f"a bot spec is at most {MAX_SPEC_LENGTH} characters"
             )
+        return _parse(text, allow_exec)
+
+    @classmethod
+    def _read(cls, text: str, allow_exec: bool) -> BotSpec:
+        """:meth:`parse` itself, uncached."""
         name, _, rest = text.partition(":")
         bot = bot_class(name)
         pairs: list[tuple[str, str]] = []
@@ -167,6 +178,13 @@ class BotSpec:
         text = self.name + (":" + ",".join(shown) if options else "")
         command = dict(self.options).get("command")
         return text if command is None else f"{text}:{command}"
+
+
+@functools.lru_cache(maxsize=SPEC_CACHE_SIZE)
+def _parse(text: str, allow_exec: bool) -> BotSpec:
+    # Specs that fail are not kept: their refusal is cheap (no entry point is
+    # read twice, see registry._plugins) and their text is the caller's.
+    return BotSpec._read(text, allow_exec)
 
 
 def make_bot(

@@ -42,6 +42,7 @@ from ..pictures.textboard import board_text
 from ..records import from_record
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
+from .apbotcli import add_ap_bot_command
 from .botargs import local_uid, seed_of, whole
 from .botcli import add_bot_commands
 from .safe_io import (
@@ -380,6 +381,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_http_option(serve)
     add_playground_command(sub)
     add_bot_commands(sub)
+    add_ap_bot_command(sub)
     for subcommand in sub.choices.values():  # --lang after the command too
         subcommand.add_argument("--lang", metavar="TAG", default=argparse.SUPPRESS, help=_LANG_HELP)
     return parser

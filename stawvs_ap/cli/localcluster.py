@@ -181,6 +181,25 @@ class LoopbackCluster:
         self.stop()
 
 
+def _keep(cluster: LoopbackCluster) -> int:
+    """Run until the scheduler stops (status 1). A worker that dies takes only
+    its games: the scheduler and the other workers go on, as docs/cluster.md
+    says, and the death is told once on standard error."""
+    told: set[int] = set()
+    while cluster.scheduler is not None and cluster.scheduler.poll() is None:
+        for worker in cluster.workers:
+            if worker.poll() is not None and worker.pid not in told:
+                told.add(worker.pid)
+                print(
+                    f"localcluster: worker {worker.pid} stopped ({worker.returncode}); "
+                    "the scheduler and the other workers go on",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        time.sleep(0.2)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run a loopback cluster until interrupted, printing its address."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -189,9 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with LoopbackCluster(args.workers) as cluster:
             print(cluster.address, flush=True)
-            while all(p.poll() is None for p in [cluster.scheduler, *cluster.workers] if p):
-                time.sleep(1)
-            return 1
+            return _keep(cluster)
     except KeyboardInterrupt:
         return 0
 

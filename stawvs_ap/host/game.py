@@ -20,15 +20,22 @@ from ..core.invariants import check_position
 from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Mode, Position
 from ..core.variants import check_variants, rules_for
-from ..errors import ErrorCode, IllegalMoveError, InvalidStateError, StawvsError
+from ..errors import (
+    ErrorCode,
+    IllegalMoveError,
+    InvalidRecordError,
+    InvalidStateError,
+    StawvsError,
+)
 from ..i18n import Catalogue, Phrase, catalogue
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
 from ..state.entry import ENGINE_VERSION, Entry, ends_game
 from ..state.reader import load_state
 from ..state.timestamps import utc_now
-from ..state.writer import Written, write_state
+from ..state.writer import Written, board_cells, write_state
 from . import chat, render
+from .botpayload import read_bot_payload, refused_move, start_state
 from .clicks import ClickResult, click
 from .messages import ALREADY_OVER, NOT_FINISHED, SCORES
 from .metadata import GAMEINFO, GameInfo, gameinfo_in, gameinfo_json, variant_display_names
@@ -244,6 +251,81 @@ class StawvsGame:
         game._setup(position.rules.numplayers, chosen, [Entry(position, None, (), game._clock())])
         if locale is not None:
             game.locale = locale
+        return game
+
+    @classmethod
+    def from_bot_payload(
+        cls,
+        payload: object,
+        *,
+        state: StateDoc | None = None,
+        clock: Clock | None = None,
+        locale: str | None = None,
+    ) -> StawvsGame:
+        """The game an outside bot is asked to move in, from a payload of Abstract
+        Play's bot framework: ``numPlayers``, ``variants``, ``moves`` (rounds of
+        moves in turn order) and ``context`` (what :meth:`bot_context` gives).
+
+        The context's board must be a new game's board of those variants
+        (``BAD_RECORD``), and every move is validated in turn: a history that
+        does not replay is refused with ``BAD_RECORD`` naming the round and
+        the move. Without a context, ``state`` (the game's serialized state,
+        as Abstract Play's public ``get_game`` query answers it) is used instead:
+        it is loaded with every check of a state, and must hold the payload's
+        players, variants and exactly its moves (``BAD_RECORD`` otherwise).
+        Fields of the wrong shape are ``BAD_ARGUMENT``, unknown or clashing
+        variants ``BAD_VARIANT``.
+        """
+        read = read_bot_payload(payload)
+        variants = variant_ids(read.variants)
+        checked_clock = _checked_clock(clock)
+        if read.board is None:
+            if state is None:
+                raise StawvsError(
+                    ErrorCode.BAD_ARGUMENT,
+                    "the payload has no context, and no state of the game was given",
+                )
+            return cls._from_fetched_state(read, variants, state, checked_clock, locale)
+        doc = start_state(read.numplayers, variants, read.board, checked_clock())
+        try:
+            game = cls(doc, clock=checked_clock, locale=locale)
+        except InvalidStateError as exc:
+            raise InvalidRecordError(f"the context's board is no start: {exc.message}") from None
+        for round_, place, move in read.moves:
+            try:
+                game.move(move)
+            except IllegalMoveError as exc:
+                raise refused_move(round_, place, move, exc.message) from None
+        return game
+
+    @classmethod
+    def _from_fetched_state(
+        cls,
+        read: Any,
+        variants: list[str],
+        state: StateDoc,
+        clock: Clock,
+        locale: str | None,
+    ) -> StawvsGame:
+        try:
+            game = cls(state, clock=clock, locale=locale)
+        except InvalidStateError as exc:
+            raise InvalidRecordError(f"the game's state does not load: {exc.message}") from None
+        if game.numplayers != read.numplayers or game.variants != variants:
+            raise InvalidRecordError(
+                f"the game's state is of {game.numplayers} players and variants "
+                f"{game.variants}, the payload of {read.numplayers} and {variants}"
+            )
+        played = [move for moves in game.move_history() for move in moves]
+        sent = [move for _, _, move in read.moves]
+        if played != sent:
+            pairs = zip(played, sent, strict=False)
+            first = next((i for i, (a, b) in enumerate(pairs) if a != b), None)
+            first = min(len(played), len(sent)) if first is None else first
+            raise InvalidRecordError(
+                f"the game's state has {len(played)} moves and the payload {len(sent)}; "
+                f"they differ from move {first + 1} on"
+            )
         return game
 
     # -- language --------------------------------------------------------------
@@ -505,9 +587,23 @@ class StawvsGame:
         """Custom move buttons: Stawvs has none (``pass`` is a move like any other)."""
         return []
 
-    def bot_context(self) -> None:
-        """Context for external bots: Stawvs needs none beyond the state."""
-        return None
+    def bot_context(self) -> dict[str, list[Any]]:
+        """What an outside bot needs beside the moves to rebuild the game:
+        ``{"board": ENTRIES}``, the starting board's cells as the state writes
+        them (see :meth:`from_bot_payload`).
+
+        >>> game = StawvsGame.new(2, seed=7).move("b2")
+        >>> context = game.bot_context()
+        >>> len(context["board"]), context["board"][0]
+        (60, ['a7', [['GR', 1]]])
+        >>> payload = {"numPlayers": 2, "variants": [], "moves": game.move_history(),
+        ...            "context": context}
+        >>> StawvsGame.from_bot_payload(payload).position == game.position
+        True
+        """
+        # A copy: the writer's cells are shared by every entry that shows them.
+        cells = json.loads(json.dumps(board_cells(self._stack[0].position)))
+        return {"board": cells}
 
     def description(self, *, locale: str | None = None) -> str:
         """The game's description for players, in the game's language (or ``locale``'s)."""

@@ -9,14 +9,21 @@ more is refused at once with :data:`SERVER_BUSY`, so a crowd of searches can
 neither queue without end nor starve the other requests of threads. Both
 take ``locale``, the language of their refusal of a finished game (their
 answers have no words).
+
+A search that overruns its budget by more than :data:`GRACE_SECONDS` (a
+plug-in that ignores its budget) loses its slot: the call is answered with
+``BOT_FAILED``, the search's answer is dropped when it comes, and the
+overrun of each plug-in is logged once. Python cannot stop a thread: the
+search runs on in a thread of its own until it returns (docs/bots.md).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Final, TypeVar
 
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
@@ -39,6 +46,7 @@ from .methods import (
 )
 
 __all__ = [
+    "GRACE_SECONDS",
     "MAX_SEARCH_ITERATIONS",
     "MAX_SEARCH_SECONDS",
     "MAX_TOP",
@@ -46,6 +54,7 @@ __all__ = [
     "SERVER_BUSY",
     "SearchSlots",
     "search_budget",
+    "within_budget",
 ]
 
 #: The longest search the service runs, in seconds of wall time.
@@ -59,6 +68,52 @@ MAX_TOP: Final = 20
 SERVER_BUSY: Final = -32000
 #: The seconds a search gets when neither the call nor the spec gives a budget.
 DEFAULT_SECONDS: Final = 1.0
+#: How long past its budget a search may run before its slot is taken back.
+GRACE_SECONDS: Final = 1.0
+
+_LOG = logging.getLogger("stawvs_ap.service")
+_OVERRUN_LOGGED: set[str] = set()
+_OVERRUN_LOCK = threading.Lock()
+_T = TypeVar("_T")
+
+
+def within_budget(name: str, seconds: float, search: Callable[[], _T]) -> _T:
+    """What ``search()`` answers, if it answers within ``seconds`` +
+    :data:`GRACE_SECONDS`; else ``BOT_FAILED`` at that moment, the search left
+    to end in its own thread and its answer dropped. The first overrun of each
+    bot name is logged."""
+    done = threading.Event()
+    outcome: list[_T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(search())
+        except BaseException as exc:  # handed to the caller below
+            failure.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name=f"search {name}", daemon=True).start()
+    if not done.wait(seconds + GRACE_SECONDS):
+        with _OVERRUN_LOCK:
+            first = name not in _OVERRUN_LOGGED
+            _OVERRUN_LOGGED.add(name)
+        if first:
+            _LOG.warning(
+                "stawvs-ap: bot %s ran past its budget of %gs and its grace of %gs: "
+                "its slot is freed and its answers are dropped",
+                name,
+                seconds,
+                GRACE_SECONDS,
+            )
+        raise StawvsError(
+            ErrorCode.BOT_FAILED,
+            f"bot {name} did not answer within its budget of {seconds:g} seconds",
+        )
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 def _is_seconds(value: object) -> bool:
@@ -171,7 +226,9 @@ def _bot_move(params: Params) -> Result:
     game = _to_move(params)
     bot = spec.make(params.get("seed"))
     with SEARCHES.held():
-        move = bot.choose(game, seconds=seconds, iterations=iterations)
+        move = within_budget(
+            spec.name, seconds, lambda: bot.choose(game, seconds=seconds, iterations=iterations)
+        )
     game.move(move)
     return {"move": str(move), **_played(game)}
 
@@ -186,7 +243,11 @@ def _hint(params: Params) -> Result:
     game = _to_move(params)
     bot = spec.make(params.get("seed"))
     with SEARCHES.held():
-        candidates = bot.analyse(game, seconds=seconds, iterations=iterations, top=top)
+        candidates = within_budget(
+            spec.name,
+            seconds,
+            lambda: bot.analyse(game, seconds=seconds, iterations=iterations, top=top),
+        )
     return {
         "player": game.currplayer,
         "best": str(candidates[0].move),

@@ -10,8 +10,9 @@ in its own (Starlette, FastAPI, or any ASGI server or router)::
     app = Starlette(routes=[Mount("/stawvs", app=create_app())])   # POST /stawvs/rpc
 
 :func:`serve_http` runs it with uvicorn (``stawvs-ap serve --http
-127.0.0.1:8765``). Both need the ``web`` extra (``pip install
-"stawvs-ap[web]"``). The body of a request is what one line is to the
+127.0.0.1:8765``), through :func:`stawvs_ap.service.webserver.limited_server`
+and its limits on connections, request heads and slow clients. Both need the
+``web`` extra (``pip install "stawvs-ap[web]"``). The body of a request is what one line is to the
 standard input transport: one request or a batch, answered with status 200
 and the response (204 and no body when there is nothing to answer). Before
 anything reaches the methods:
@@ -21,6 +22,7 @@ anything reaches the methods:
 - a body over :data:`MAX_BODY_BYTES` (or ``max_body_bytes``) is refused with
   413: by its ``Content-Length`` before it is read, or as soon as a chunked
   body grows past it; a ``Content-Length`` that is not a number gets 400;
+  an empty body is a parse error (``-32700``), as JSON-RPC says;
 - with ``hosts`` (as :func:`serve_http` sets it when bound to a loopback
   address), a ``Host`` header not in it gets 403, so that a page of another
   site whose name was pointed at 127.0.0.1 (DNS rebinding) cannot reach the
@@ -55,6 +57,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .bots import SEARCHES
 from .jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR
 from .methods import answer_line
+from .webserver import BodyTooLarge, ClientGone, limited_server, read_body
 
 if TYPE_CHECKING:
     import uvicorn
@@ -76,8 +79,6 @@ MAX_BODY_BYTES: Final = MAX_LINE_BYTES
 CALL_THREADS: Final = 8
 #: The most searches (``bot_move``, ``hint``) one request body may run.
 MAX_SEARCHES_PER_REQUEST: Final = 4
-#: The most connections uvicorn serves at once (503 beyond).
-MAX_CONNECTIONS: Final = 64
 
 _LOG = logging.getLogger("stawvs_ap.service")
 _JSON: Final = "application/json"
@@ -103,14 +104,6 @@ async def _send(send: Send, status: int, headers: dict[str, str], body: bytes = 
     await send({"type": "http.response.body", "body": body})
 
 
-class _TooLarge(Exception):
-    """The body grew past the limit."""
-
-
-class _Gone(Exception):
-    """The client went away before its body was read."""
-
-
 class RpcEndpoint:
     """``/rpc``: a JSON-RPC body in, its answer out (an ASGI application)."""
 
@@ -124,12 +117,15 @@ class RpcEndpoint:
             await _send(send, *refusal)
             return
         try:
-            body = await self._body(receive)
-        except _TooLarge:
+            body = await read_body(receive, self.max_body_bytes)
+        except BodyTooLarge:
             await _send(send, *self._too_large())
             return
-        except _Gone:
+        except ClientGone:
             return  # nobody is left to answer
+        if not body or body.isspace():
+            await _send(send, *_refusal(200, PARSE_ERROR, "the body is empty: send a request"))
+            return
         reply = await anyio.to_thread.run_sync(_answer, body, limiter=self._limiter)
         if reply is None:
             await _send(send, 204, {})
@@ -157,20 +153,8 @@ class RpcEndpoint:
                 return self._too_large()
         return None
 
-    async def _body(self, receive: Receive) -> bytes:
-        body = bytearray()
-        while True:
-            message: Message = await receive()
-            if message["type"] == "http.disconnect":
-                raise _Gone
-            body += message.get("body", b"")
-            if len(body) > self.max_body_bytes:
-                raise _TooLarge
-            if not message.get("more_body", False):
-                return bytes(body)
 
-
-def _answer(body: bytes) -> str | None:
+def _answer(body: bytes | bytearray) -> str | None:
     """The answer to one body, in a worker thread, its searches counted."""
     with SEARCHES.per_request(MAX_SEARCHES_PER_REQUEST):
         return answer_line(body)
@@ -269,19 +253,9 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def server(app: ASGIApp) -> uvicorn.Server:
-    """A uvicorn server of ``app`` with this module's limits (run it with
-    ``.run(sockets=[bind(...)])``)."""
-    import uvicorn
-
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        limit_concurrency=MAX_CONNECTIONS,
-        timeout_keep_alive=5,
-        server_header=False,
-        lifespan="off",
-    )
-    return uvicorn.Server(config)
+    """A uvicorn server of ``app`` with the package's HTTP limits (run it with
+    ``.run(sockets=[bind(...)])``): :func:`~stawvs_ap.service.webserver.limited_server`."""
+    return limited_server(app)
 
 
 def serve_http(app: ASGIApp, sock: socket.socket) -> None:

@@ -18,6 +18,7 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO, Final
@@ -27,13 +28,16 @@ __all__ = [
     "INVALID_PARAMS",
     "INVALID_REQUEST",
     "MAX_BATCH",
+    "MAX_JSON_VALUES",
     "MAX_LINE_BYTES",
+    "MAX_NUMBER_DIGITS",
     "MAX_RESPONSE_BYTES",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
     "Dispatch",
     "RpcError",
     "answer_line",
+    "loads_bounded",
     "serve_lines",
 ]
 
@@ -47,6 +51,12 @@ MAX_BATCH: Final = 1000
 #: answer that would be longer is refused (``-32600``, ``data.limit``); in a
 #: batch, the requests after the answers that fill it are refused unrun.
 MAX_RESPONSE_BYTES: Final = 16 * 1024 * 1024
+#: The most JSON values one line may hold (every ``[``, ``{``, ``,`` and ``:``
+#: outside strings counts one): a thousand requests of a few dozen values each,
+#: while 8 MiB of ``[{},{},...]`` would otherwise take 25 times its size.
+MAX_JSON_VALUES: Final = 100_000
+#: The most digits a whole number may have (an id, a seed...).
+MAX_NUMBER_DIGITS: Final = 1000
 PARSE_ERROR: Final = -32700
 INVALID_REQUEST: Final = -32600
 METHOD_NOT_FOUND: Final = -32601
@@ -142,14 +152,66 @@ def _no_constants(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
-def answer_line(line: bytes, call: Dispatch) -> str | None:
+#: A JSON string, escapes included (the unrolled form: no backtracking per character).
+_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+
+
+_MARKS: Final = (b"[", b"{", b",", b":")
+#: Strings shorter than this are not searched for marks (counting them outside
+#: only overcounts, and keeps the walk over many short strings cheap).
+_LONG_STRING: Final = 256
+
+
+def _too_many_values(text: bytes | bytearray, limit: int) -> bool:
+    """Whether ``text`` may hold more than ``limit`` JSON values: its ``[``,
+    ``{``, ``,`` and ``:`` outside strings (plus one), counted without parsing
+    and never underestimated. Marks inside long strings (a state's text) are
+    taken off; the walk over strings stops once they alone pass ``limit``."""
+    marks = 1 + sum(text.count(mark) for mark in _MARKS)
+    if marks <= limit:
+        return False
+    for strings, string in enumerate(_STRING.finditer(text), 1):
+        if strings > limit:
+            return True
+        start, end = string.span()
+        if end - start >= _LONG_STRING:
+            marks -= sum(text.count(mark, start, end) for mark in _MARKS)
+    return marks > limit
+
+
+def loads_bounded(text: bytes | bytearray, max_values: int = MAX_JSON_VALUES) -> Any:
+    """``text`` parsed as JSON, refused (``ValueError``) without parsing when it
+    holds more than ``max_values`` values, so that the objects made stay near
+    the text's size; ``NaN`` and ``Infinity`` are not JSON here, nor a number
+    of more than :data:`MAX_NUMBER_DIGITS` digits.
+
+    >>> loads_bounded(b'{"a": [1, 2]}')
+    {'a': [1, 2]}
+    >>> loads_bounded(b"[" + b"{}," * 10 + b"{}]", max_values=5)
+    Traceback (most recent call last):
+    ValueError: more than 5 JSON values
+    """
+    if _too_many_values(text, max_values):
+        raise ValueError(f"more than {max_values:,} JSON values")
+    return json.loads(text, parse_constant=_no_constants, parse_int=_whole_number)
+
+
+def _whole_number(digits: str) -> int:
+    # Said here, in our words: past Python's own limit int() would name
+    # sys.set_int_max_str_digits, which a client can do nothing with.
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise ValueError(f"a number of more than {MAX_NUMBER_DIGITS:,} digits")
+    return int(digits)
+
+
+def answer_line(line: bytes | bytearray, call: Dispatch) -> str | None:
     """The response line (no newline) for one request line, None when there is
     nothing to answer (a blank line, notifications only). Never raises."""
     try:
-        if not line.strip():
+        if not line or line.isspace():
             return None
         try:
-            message = json.loads(line, parse_constant=_no_constants)
+            message = loads_bounded(line)
         except RecursionError:
             return _error(None, PARSE_ERROR, "the JSON is nested too deeply")
         except ValueError as exc:  # JSON, UTF-8 and number-length errors alike

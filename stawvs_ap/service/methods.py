@@ -451,7 +451,7 @@ def call(method: str, params: dict[str, Any] | list[Any]) -> Result:
         raise RpcError(APP_ERROR, exc.message, {"code": exc.code}) from None
 
 
-def answer_line(line: bytes) -> str | None:
+def answer_line(line: bytes | bytearray) -> str | None:
     """The response line (no newline) to one request line, None when nothing is
     to be answered. Never raises."""
     return _answer_line(line, call)

@@ -82,6 +82,8 @@ def read_document(doc: object) -> dict[str, Any]:
             )
         try:
             text = doc if isinstance(doc, str) else bytes(doc).decode("utf-8")
+            # Editors on some systems start a UTF-8 file with a byte-order mark: not JSON's.
+            text = text.removeprefix("\ufeff")
             with collector_paused():
                 data = INTEGER_JSON.decode(text)
         except _NonInteger as exc:
