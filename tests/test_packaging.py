@@ -8,12 +8,16 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import importlib.resources
+import json
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 import stawvs_ap
 from stawvs_ap import StawvsError, StawvsGame, schemas
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_entry_point_resolves_to_the_game_class() -> None:
@@ -34,9 +38,25 @@ def test_py_typed_ships_with_the_package() -> None:
 
 
 def test_the_schemas_ship_with_the_package() -> None:
-    folder = importlib.resources.files("stawvs_ap.schemas")
-    for file in schemas.FILES.values():
-        assert folder.joinpath(file).is_file(), file
+    # Read from the checkout's schemas/ here; tests/test_installed.py reads them from
+    # the wheel's stawvs_ap/schema_files/.
+    for name, file in schemas.FILES.items():
+        assert json.loads(schemas.text(name))["$id"].endswith(file.split(".")[0]), file
+
+
+def test_the_wheel_lists_every_package_of_the_source_tree() -> None:
+    # pyproject.toml names the packages (the schemas' data package is mapped from
+    # schemas/): a new subpackage left out of the list would be missing from the wheel.
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "stawvs_ap").rglob("__init__.py")
+    }
+    assert listed == found | {"stawvs_ap.schema_files"}
 
 
 def _type_checking_only(node: ast.AST) -> bool:
