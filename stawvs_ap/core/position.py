@@ -11,7 +11,7 @@ together since a named tuple cannot be split across mixins.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
 from ..errors import ErrorCode
@@ -23,7 +23,7 @@ from .scoring import score
 from .squares import PATHS, RAYS, SQUARE_NAMES, SQUARES, Square, iter_squares, next_to, walk
 from .variants import Rules, check_variants, empty_squares, rules_for
 
-__all__ = ["EMPTY", "Mode", "Position", "draw_positions_with"]
+__all__ = ["EMPTY", "Mode", "Position"]
 
 Mode = Literal["place", "collect"]
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
@@ -157,10 +157,14 @@ class Position(NamedTuple):
         fields = self.notation().split(" ", 1)[1]
         return "\n".join([*format_diagram(self.board, self.caps), "", fields])
 
-    def _repr_svg_(self) -> str | None:
-        """The position drawn, for notebooks (Jupyter shows it as the cell's result);
-        None (no picture) when no drawer was given to :func:`draw_positions_with`."""
-        return _DRAWER[0](self) if _DRAWER else None
+    def _repr_svg_(self) -> str:
+        """The position drawn (:func:`~stawvs_ap.pictures.board_svg`), for notebooks
+        (Jupyter shows it as the cell's result)."""
+        # The pictures are a floor above the core: imported when a picture is asked
+        # for, never when the core is (tests/test_layout.py allows this one import).
+        from ..pictures.svg import board_svg
+
+        return board_svg(self)
 
     @classmethod
     def initial(
@@ -553,14 +557,3 @@ class Position(NamedTuple):
                 self.capped ^ (1 << source | 1 << dest),
             ),
         )
-
-
-#: What draws a position as SVG: the core draws nothing and knows no pictures
-#: (they are a floor above it), so the pictures give it their drawing when
-#: imported, which importing the package does.
-_DRAWER: list[Callable[[Position], str]] = []
-
-
-def draw_positions_with(drawer: Callable[[Position], str]) -> None:
-    """Make ``drawer`` what :meth:`Position._repr_svg_` draws with."""
-    _DRAWER[:] = [drawer]

@@ -23,7 +23,7 @@ from ..core.events import (
     TimedOut,
 )
 from ..core.squares import SQUARE_NAMES
-from ..i18n import Catalogue, Listing, Phrase, catalogue
+from ..i18n import Catalogue, Listing, Phrase, catalogue, player_name
 from . import messages as m
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def _winners(players: Sequence[int], name_of: Mapping[int, Name], after: Positio
     """Who won; with their points when the game was played to its end (``after``)."""
     if not players:
         return Phrase(m.NOBODY_WON)
-    names = Listing(name_of.get(p) or m.player_name(p) for p in players)
+    names = Listing(name_of.get(p) or player_name(p) for p in players)
     points = None
     if after is not None:
         scores = after.scores()
@@ -144,7 +144,7 @@ def chat_log(
     ``names[p - 1]`` names player p (default ``"Player p"`` in that language).
     """
     words = words or catalogue()
-    name_of: dict[int, Name] = {p: m.player_name(p) for p in range(1, numplayers + 1)}
+    name_of: dict[int, Name] = {p: player_name(p) for p in range(1, numplayers + 1)}
     for p, name in enumerate(names or [], start=1):
         if p <= numplayers:
             name_of[p] = str(name)
