@@ -45,7 +45,7 @@ from ..state.format import MAX_STATE_BYTES
 from .botargs import local_uid, seed_of, whole
 from .botcli import add_bot_commands
 from .safe_io import (
-    FileError,
+    CliErrorCode,
     Interrupted,
     Transaction,
     flush_stdout,
@@ -69,8 +69,11 @@ Outputs = dict[str, str]
 Command = Callable[[argparse.Namespace, Transaction], Outputs]
 
 
-class CliError(Exception):
-    """Bad input: reported as one line on standard error, exit status 2."""
+class CliError(StawvsError):
+    """Bad input (code ``BAD_COMMAND``): reported as one line on standard error, exit status 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(CliErrorCode.BAD_COMMAND, message)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -390,9 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with interrupts_raise():
             return _run(argv)
-    except (CliError, FileError, StawvsError) as exc:
-        message = exc.message if isinstance(exc, StawvsError) else str(exc)
-        _complain(f"error: {' '.join(message.split())}")
+    except StawvsError as exc:  # CliError and FileError among them
+        _complain(f"error: {' '.join(exc.message.split())}")
         return EXIT_BAD_INPUT
     except Interrupted as exc:
         _complain("interrupted")

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from ..errors import ErrorCode
+from ..errors import ErrorCode, StawvsError
 from .events import Event, FinalCapture, GameEnded, Moved, Passed, Placed
 from .moves import PASS, Move
 from .notation import PositionFields, format_diagram, format_position, parse_position
@@ -102,12 +102,12 @@ class Position(NamedTuple):
         mode: Mode | None = None,
     ) -> Position:
         """A position from its parts as any sequences; the mode, when not given, is
-        ``"collect"`` once every cap is on the board. ``ValueError`` unless the
+        ``"collect"`` once every cap is on the board. ``BAD_POSITION`` unless the
         board and caps have 64 squares."""
         board_bytes = bytes(board)
         caps_bytes = _NO_CAPS if caps is None else bytes(caps)
         if len(board_bytes) != 64 or len(caps_bytes) != 64:
-            raise ValueError("a board has 64 squares")
+            raise StawvsError(ErrorCode.BAD_POSITION, "a board has 64 squares")
         capped = _capped_mask(caps_bytes)
         if mode is None:
             mode = "collect" if capped.bit_count() >= rules.total_caps else "place"
@@ -176,7 +176,7 @@ class Position(NamedTuple):
         """A new game's position: 60 shuffled pyramids, four gaps, no caps.
 
         The same ``seed`` and variants always give the same board; ``None``
-        draws a fresh one. Raises ``ValueError`` for unknown variants.
+        draws a fresh one. Raises ``BAD_VARIANT`` for unknown variants.
         """
         chosen = check_variants(variants)
         rng = random.Random(seed)
@@ -192,14 +192,17 @@ class Position(NamedTuple):
         """The position a notation (see :mod:`stawvs_ap.core.notation`) describes,
         played under ``variants``; the player count is its number of collections.
 
-        Raises ``ValueError`` for text that is not a position of 2–4 players.
+        Raises ``BAD_POSITION`` for text that is not a position of 2–4 players.
         Whether the position obeys every rule is checked by
         :meth:`StawvsGame.from_position <stawvs_ap.StawvsGame.from_position>`.
         """
         fields = parse_position(text)
         numplayers = len(fields.captured)
         if not 2 <= numplayers <= 4:
-            raise ValueError(f"a position has 2 to 4 collections (players), not {numplayers}")
+            raise StawvsError(
+                ErrorCode.BAD_POSITION,
+                f"a position has 2 to 4 collections (players), not {numplayers}",
+            )
         mode: Mode = "place" if fields.mode == "place" else "collect"
         return cls.build(
             rules_for(numplayers, check_variants(variants)),

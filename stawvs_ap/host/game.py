@@ -235,7 +235,9 @@ class StawvsGame:
             try:
                 position = Position.from_notation(notation, chosen)  # type: ignore[arg-type]
             except ValueError as exc:
-                raise InvalidStateError(ErrorCode.BAD_POSITION, f"not a position: {exc}") from None
+                raise InvalidStateError(
+                    f"not a position: {exc}", code=ErrorCode.BAD_POSITION
+                ) from None
         check_position(position)
         game = cls.__new__(cls)
         game._clock = _checked_clock(clock)
