@@ -148,3 +148,15 @@ def test_every_stack_entry_records_the_engine_version() -> None:
     game.resign(1)
     assert [entry["_version"] for entry in game.stack] == ["20251113"] * 8
     assert [entry["_version"] for entry in game.state()["stack"]] == ["20251113"] * 8
+
+
+def test_the_classifiers_claim_no_system_the_command_line_cannot_start_on() -> None:
+    # The command line locks files with fcntl and blocks signals, which only POSIX
+    # systems have: the package does not claim to be "OS Independent" while it does.
+    classifiers = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"][
+        "classifiers"
+    ]
+    safe_io = (ROOT / "stawvs_ap" / "cli" / "safe_io.py").read_text("utf-8")
+    if re.search(r"^import fcntl$", safe_io, re.M):
+        assert "Operating System :: OS Independent" not in classifiers
+        assert "Operating System :: POSIX" in classifiers

@@ -42,7 +42,7 @@ from ..pictures.textboard import board_text
 from ..records import from_record
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
-from .botargs import local_uid, seed_of, whole
+from .botargs import VARIANT_HELP, local_uid, seed_of, whole
 from .botcli import add_bot_commands
 from .safe_io import (
     CliErrorCode,
@@ -318,7 +318,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="extend",
         nargs="+",
         metavar="V",
-        help="variants: hole, random, hey, finalfree, pieces-2",
+        help=VARIANT_HELP,
     )
     new.add_argument("--seed", metavar="S", help="the same seed gives the same board")
     _add_output(new, "state")
