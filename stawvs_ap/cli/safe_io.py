@@ -334,6 +334,8 @@ class Transaction:
             data = self._read_stdin() if path == "-" else self._read_file(path)
         except OSError as exc:
             raise FileError(f"cannot read {what} {where}: {_reason(exc)}") from None
+        except FileError:
+            raise  # ours (a FileError is a ValueError too): not a closed input
         except ValueError:  # a closed standard input
             raise FileError(f"cannot read {what} {where}: it is closed") from None
         if len(data) > self.limit:
