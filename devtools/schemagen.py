@@ -2,14 +2,15 @@
 
 A developer tool of the checkout (it is not in the wheel)::
 
-    python devtools/schemagen.py            # rewrite stawvs_ap/schemas/*.schema.json
+    python devtools/schemagen.py            # rewrite schemas/*.schema.json
     python devtools/schemagen.py --check    # exit 1 naming every stale file
 
-It regenerates the schema files of the checkout it belongs to (the package data
-that :mod:`stawvs_ap.schemas` reads) from that checkout's package, whatever the
-current directory; ``--out DIR`` names another folder. ``protocol.schema.json``
-beside them is written by hand and left alone. The state and metadata schemas
-start from the pydantic models (:class:`stawvs_ap.state.format.StateModel`,
+It regenerates the schema files of the checkout it belongs to (its top-level
+``schemas/``, which :mod:`stawvs_ap.schemas` reads and the wheel ships) from
+that checkout's package, whatever the current directory; ``--out DIR`` names
+another folder. ``protocol.schema.json`` beside them is written by hand and
+left alone. The state and metadata schemas start from the pydantic models
+(:class:`stawvs_ap.state.format.StateModel`,
 :class:`stawvs_ap.host.metadata.GameInfo`) and are then tightened to Stawvs:
 squares ``a1``–``h8``, pyramid codes, sizes 1–3, players 1–4, this engine
 version. The render, result and record schemas are written out here, since no
@@ -43,7 +44,7 @@ Schema = dict[str, Any]
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 #: The checkout's schema files: the default of ``--out``.
-SCHEMA_DIR: Final = CHECKOUT / "stawvs_ap" / "schemas"
+SCHEMA_DIR: Final = CHECKOUT / "schemas"
 
 SQUARE: Final[Schema] = {"type": "string", "pattern": "^[a-h][1-8]$"}
 PLAYER: Final[Schema] = {"type": "integer", "minimum": 1, "maximum": 4}
@@ -452,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out",
         type=Path,
         default=None,
-        help="directory (default: the checkout's stawvs_ap/schemas)",
+        help="directory (default: the checkout's schemas/)",
     )
     parser.add_argument("--check", action="store_true", help="only report files that are stale")
     args = parser.parse_args(argv)

@@ -1,8 +1,15 @@
 """The package's exceptions: one base class, each error carrying a stable code.
 
 Hosts branch on :attr:`StawvsError.code` (never on the message, which is
-written for players and may be reworded). Every code is an :class:`ErrorCode`,
-a ``StrEnum``: it compares equal to its plain string (``"BAD_MOVE"``).
+written for players and may be reworded). A code is a ``StrEnum`` member: it
+compares equal to its plain string (``"BAD_MOVE"``). The codes are grouped by
+the floor that raises them: :class:`ErrorCode` here holds those of the rules,
+the states, the records and the host calls; the bots' codes are
+:class:`stawvs_ap.bots.base.BotErrorCode`, the service's
+:class:`stawvs_ap.service.jsonrpc.ServiceErrorCode` and the command line's
+:class:`stawvs_ap.cli.safe_io.CliErrorCode`. :class:`StawvsError` is a
+``ValueError``, as python-chess's errors are: code that caught the
+``ValueError`` of a bad argument still catches it.
 
 >>> from stawvs_ap import ErrorCode, InvalidStateError, StawvsError, StawvsGame
 >>> game = StawvsGame.new(2, seed=1)
@@ -24,9 +31,7 @@ This module is a leaf: every floor of the package may import it.
 
 from __future__ import annotations
 
-import warnings
 from enum import StrEnum
-from typing import overload
 
 __all__ = [
     "ErrorCode",
@@ -38,7 +43,8 @@ __all__ = [
 
 
 class ErrorCode(StrEnum):
-    """Every code a :class:`StawvsError` or a refused verdict carries (docs/CONTRACT.md §3)."""
+    """The codes of the rules, the states, the records and the host calls: every
+    code a refused verdict carries, and the errors of these floors (docs/CONTRACT.md §3)."""
 
     # Verdicts on moves, in the order in which they are checked.
     GAMEOVER = "GAMEOVER"
@@ -64,31 +70,21 @@ class ErrorCode(StrEnum):
     BAD_INDEX = "BAD_INDEX"
     NO_UNDO = "NO_UNDO"
     NOT_FINISHED = "NOT_FINISHED"
-    # A bot that gave no move: an external engine late, silent, crashed or wrong.
-    BOT_FAILED = "BOT_FAILED"
-    # The arena's runs.
-    ARENA_FAILED = "ARENA_FAILED"
-    # The JSON-RPC service's protocol errors, as its client reports them.
-    PARSE_ERROR = "PARSE_ERROR"
-    INVALID_REQUEST = "INVALID_REQUEST"
-    METHOD_NOT_FOUND = "METHOD_NOT_FOUND"
-    INVALID_PARAMS = "INVALID_PARAMS"
-    INTERNAL_ERROR = "INTERNAL_ERROR"
 
 
-_CODES: frozenset[str] = frozenset(ErrorCode)
-
-
-class StawvsError(Exception):
+class StawvsError(ValueError):
     """Base class of every error this package raises on purpose.
 
-    ``code`` is a stable machine-readable :class:`ErrorCode` such as
-    ``MALFORMED`` or ``BAD_STATE``; ``message`` is a sentence for the player.
+    ``code`` is a stable machine-readable code such as ``ErrorCode.MALFORMED``
+    (a ``StrEnum`` member of its floor's codes); ``message`` is a sentence for
+    the player.
     """
 
-    def __init__(self, code: ErrorCode | str, message: str) -> None:
+    def __init__(self, code: StrEnum, message: str) -> None:
+        if not isinstance(code, StrEnum):
+            raise TypeError(f"an error's code is a code such as ErrorCode.BAD_MOVE, not {code!r}")
         super().__init__(message)
-        self.code = ErrorCode(code)
+        self.code = code
         self.message = message
 
     def __repr__(self) -> str:
@@ -100,45 +96,11 @@ class IllegalMoveError(StawvsError):
 
 
 class InvalidStateError(StawvsError):
-    """A serialized state or a position was refused (code ``BAD_STATE`` or ``BAD_POSITION``).
+    """A serialized state (code ``BAD_STATE``) or a position (``code=ErrorCode.BAD_POSITION``)
+    was refused."""
 
-    ``InvalidStateError(code, message)``, in the order of every
-    :class:`StawvsError`, or ``InvalidStateError(message)`` for ``BAD_STATE``.
-    The older order ``InvalidStateError(message, code)`` still works, with a
-    ``DeprecationWarning``, and so does ``InvalidStateError(message, code=...)``:
-    the class is public, so code outside the package may raise it those ways.
-    """
-
-    @overload
-    def __init__(self, code: ErrorCode | str, message: str, /) -> None: ...
-
-    @overload
-    def __init__(self, message: str, /, *, code: ErrorCode | str = ErrorCode.BAD_STATE) -> None: ...
-
-    @overload
-    def __init__(self, *, message: str, code: ErrorCode | str = ErrorCode.BAD_STATE) -> None: ...
-
-    def __init__(
-        self,
-        *args: ErrorCode | str,
-        code: ErrorCode | str | None = None,
-        message: str | None = None,
-    ) -> None:
-        if len(args) == 2 and args[0] not in _CODES and args[1] in _CODES:
-            warnings.warn(
-                "InvalidStateError(message, code) is deprecated: "
-                "write InvalidStateError(code, message)",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            args = (args[1], args[0])
-        if len(args) == 2:
-            code, message = args
-        elif len(args) == 1:
-            message = str(args[0])
-        elif len(args) > 2 or message is None:
-            raise TypeError("InvalidStateError takes a code and a message, or a message")
-        super().__init__(ErrorCode.BAD_STATE if code is None else code, message)
+    def __init__(self, message: str, *, code: ErrorCode = ErrorCode.BAD_STATE) -> None:
+        super().__init__(code, message)
 
 
 class InvalidRecordError(StawvsError):

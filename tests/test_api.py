@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hostile import VARIANT_SETS, new_game, play_random, scaled
@@ -477,20 +478,72 @@ def test_the_judge_accepts_exactly_the_moves_the_generator_lists(
 # -- errors ----------------------------------------------------------------------
 
 
-def test_invalid_state_errors_take_the_code_first_like_every_stawvs_error() -> None:
-    error = InvalidStateError(ErrorCode.BAD_POSITION, "no such position")
+def test_an_invalid_state_error_takes_a_message_and_names_a_position_by_its_code() -> None:
+    error = InvalidStateError("no such position", code=ErrorCode.BAD_POSITION)
     assert (error.code, error.message) == (ErrorCode.BAD_POSITION, "no such position")
     assert InvalidStateError("a broken state").code == ErrorCode.BAD_STATE
-    assert repr(StawvsError("BAD_MOVE", "m")) == "StawvsError('BAD_MOVE', 'm')"
+    assert repr(StawvsError(ErrorCode.BAD_MOVE, "m")) == "StawvsError('BAD_MOVE', 'm')"
     assert repr(error) == "InvalidStateError('BAD_POSITION', 'no such position')"
+    with pytest.raises(TypeError):
+        InvalidStateError("no such position", ErrorCode.BAD_POSITION)  # type: ignore[misc]
 
 
-def test_the_old_order_of_invalid_state_error_still_works_with_a_warning() -> None:
-    with pytest.warns(DeprecationWarning, match="InvalidStateError\\(code, message\\)"):
-        error = InvalidStateError("no such position", ErrorCode.BAD_POSITION)
-    assert (error.code, error.message) == (ErrorCode.BAD_POSITION, "no such position")
-    by_keyword = InvalidStateError("no such position", code="BAD_POSITION")
-    assert (by_keyword.code, by_keyword.message) == (ErrorCode.BAD_POSITION, "no such position")
+def test_a_code_is_a_code_not_plain_text() -> None:
+    with pytest.raises(TypeError, match=r"ErrorCode\.BAD_MOVE"):
+        StawvsError("BAD_MOVE", "m")  # type: ignore[arg-type]
+
+
+def test_a_stawvs_error_is_a_value_error_as_python_chess_errors_are() -> None:
+    assert issubclass(StawvsError, ValueError)
+
+
+RULES = Position.initial(2, seed=1).rules
+
+
+@pytest.mark.parametrize(
+    ("bad", "code"),
+    [
+        (lambda: Move.parse("z9"), ErrorCode.MALFORMED),
+        (lambda: Position.from_notation("not a position"), ErrorCode.BAD_POSITION),
+        (
+            lambda: Position.build(Position.initial(2, seed=1).rules, b"\0" * 3),
+            ErrorCode.BAD_POSITION,
+        ),
+        (lambda: Position.initial(2, ["no-such-variant"]), ErrorCode.BAD_VARIANT),
+        (lambda: Square.parse("z9"), ErrorCode.BAD_ARGUMENT),
+        (lambda: Pyramid.parse("XX9"), ErrorCode.BAD_ARGUMENT),
+    ],
+)
+def test_the_rules_core_raises_stawvs_errors_with_codes(bad: Any, code: ErrorCode) -> None:
+    with pytest.raises(StawvsError) as caught:
+        bad()
+    assert caught.value.code == code
+
+
+def test_the_codes_are_grouped_by_the_floor_that_raises_them() -> None:
+    from stawvs_ap.bots.base import BotErrorCode
+    from stawvs_ap.cli.safe_io import CliErrorCode
+    from stawvs_ap.service.jsonrpc import ServiceErrorCode
+
+    families = [ErrorCode, BotErrorCode, ServiceErrorCode, CliErrorCode]
+    names = [code.value for family in families for code in family]
+    assert len(names) == len(set(names))  # one name, one meaning
+    assert {"BOT_FAILED", "ARENA_FAILED"} <= set(BotErrorCode)
+    assert {"PARSE_ERROR", "INVALID_PARAMS", "SERVER_BUSY"} <= set(ServiceErrorCode)
+    assert not {"BOT_FAILED", "ARENA_FAILED", "PARSE_ERROR", "FILE_ERROR"} & set(ErrorCode)
+
+
+def test_the_command_line_and_service_errors_are_stawvs_errors() -> None:
+    from stawvs_ap.cli.cli import CliError
+    from stawvs_ap.cli.safe_io import FileError
+    from stawvs_ap.service.jsonrpc import INVALID_PARAMS, RpcError
+
+    assert FileError("cannot read x").code == "FILE_ERROR"
+    assert CliError("no such command").code == "BAD_COMMAND"
+    refused = RpcError(INVALID_PARAMS, "missing parameter 'state'")
+    assert (refused.code, refused.rpc_code) == ("INVALID_PARAMS", INVALID_PARAMS)
+    engine = RpcError(1000, "no", {"code": ErrorCode.BAD_MOVE})
+    assert engine.code is ErrorCode.BAD_MOVE
 
 
 def test_a_game_starts_from_a_position_value_as_from_its_notation() -> None:

@@ -296,3 +296,10 @@ def test_serve_help_lists_every_method_with_its_parameters() -> None:
     names = [line.split()[0] for line in listed.splitlines() if line.strip()]
     assert names == list(METHODS)
     assert "  new           players, variants?, seed?\n" in listed
+
+
+def test_the_variants_help_names_every_variant_of_the_core() -> None:
+    from stawvs_ap.cli.botargs import VARIANT_HELP
+    from stawvs_ap.core.variants import VARIANTS
+
+    assert "variants: " + ", ".join(VARIANTS) == VARIANT_HELP

@@ -24,6 +24,7 @@ from hostile import thinned, thinned_cases
 from stawvs_ap import StawvsGame, from_record
 from stawvs_ap.bots import BotFailure, ExecBot
 from stawvs_ap.bots.arena import BotSpec, match_report, play_game
+from stawvs_ap.bots.base import BotErrorCode
 from stawvs_ap.core.playout import random_move
 from stawvs_ap.errors import ErrorCode, StawvsError
 
@@ -211,7 +212,7 @@ def test_a_late_engine_loses_when_its_time_runs_out_not_before(engines: Engines)
     with pytest.raises(BotFailure) as failure:
         bot.choose(game)
     took = time.monotonic() - started
-    assert failure.value.kind == "timeout" and failure.value.code == ErrorCode.BOT_FAILED
+    assert failure.value.kind == "timeout" and failure.value.code == BotErrorCode.BOT_FAILED
     assert 0.3 <= took < 1.5
     assert "no answer within 0.32 s (its budget: 0.2 s)" in failure.value.message
     bot.close()

@@ -174,6 +174,10 @@ def test_damaged_state_text_is_refused_or_loads_into_a_working_game(text, data):
         damaged = text[:i] + ch + text[i + (how == "replace") :]
     game = _load_or_refuse(damaged)
     if game is not None:
+        # Text accepted is a state: the same game as its parsed document, saved as
+        # the engine writes it (which loads back to the same game).
+        assert game.serialize() == StawvsGame(json.loads(damaged)).serialize()
+        assert StawvsGame(game.serialize()).serialize() == game.serialize()
         exercise(game)
 
 

@@ -36,7 +36,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What the wheel is built from: setuptools needs nothing else of the checkout.
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "stawvs_ap")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "stawvs_ap", "schemas")
 BIN = "Scripts" if os.name == "nt" else "bin"
 
 
@@ -208,10 +208,12 @@ def test_the_wheel_ships_the_schemas_and_py_typed(installed: Installed) -> None:
     with zipfile.ZipFile(installed.wheel) as wheel:
         names = set(wheel.namelist())
     expected = {
-        f"stawvs_ap/schemas/{stem}.schema.json"
+        f"stawvs_ap/schema_files/{stem}.schema.json"
         for stem in ("state", "gamerecord", "render", "result", "gameinfo", "protocol")
     }
-    assert expected | {"stawvs_ap/py.typed", "stawvs_ap/schemas/__init__.py"} <= names
+    assert expected | {"stawvs_ap/py.typed", "stawvs_ap/schemas.py"} <= names
+    # schemas/ is mapped into the package, never shipped as a top-level folder of its own
+    assert not any(name.startswith("schemas/") for name in names)
     assets = Path(__file__).resolve().parent.parent / "stawvs_ap" / "playground" / "assets"
     page = {f"stawvs_ap/{p.relative_to(assets.parent.parent)}" for p in assets.rglob("*.*")}
     assert page <= names  # the playground works offline: its every file is in the wheel

@@ -1,51 +1,64 @@
 """The package's floors (README, Development): imports only point down, and no
 module imports itself back through others. Every import counts, those inside
-functions and under ``TYPE_CHECKING`` too.
+functions and under ``TYPE_CHECKING`` too, but one kind: a picture drawn on
+demand (``_repr_svg_``, ``__str__``) imports the pictures inside that method, as
+python-chess's ``Board._repr_svg_`` imports ``chess.svg``. Each floor has its own
+rank, from the top:
 
     command line         stawvs_ap.cli.*
     playground           stawvs_ap.playground.*
     service              stawvs_ap.service.*
-    bots                 stawvs_ap.bots.*
-    records and replay   stawvs_ap.records.*
-    host contract        stawvs_ap.host.*, and beside it
     pictures             stawvs_ap.pictures.* (svg, textboard, their words in messages)
+    bots                 stawvs_ap.bots.*
+    package root         stawvs_ap (re-exports the public API of the floors below)
+    records and replay   stawvs_ap.records.*
+    host contract        stawvs_ap.host.*
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
-    errors, schemas,     stawvs_ap.errors, stawvs_ap.schemas, stawvs_ap.collector
-    collector            (leaves every floor may use)
-    words                stawvs_ap.i18n (a leaf every floor but the rules core may use)
+    leaves               stawvs_ap.schemas, stawvs_ap.i18n (never imported by the
+                         rules core), stawvs_ap.collector, stawvs_ap.errors
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "stawvs_ap"
 
-FLOORS = {
-    "stawvs_ap.errors": 0,
-    "stawvs_ap.collector": 0,
-    "stawvs_ap.i18n": 0,
-    "stawvs_ap.core": 1,
-    "stawvs_ap.state": 2,
-    "stawvs_ap.host": 3,
-    # Pictures of a position: below the command line, so that a game draws itself.
-    "stawvs_ap.pictures": 3,
-    "stawvs_ap.records": 4,
-    "stawvs_ap.bots": 5,
-    "stawvs_ap.service": 6,
-    # The Abstract Play bot: a door like the service, on its floor.
-    "stawvs_ap.apbot": 6,
-    "stawvs_ap.playground": 7,
-    "stawvs_ap.cli": 8,
-    "stawvs_ap.__main__": 9,
-    "stawvs_ap.schemas": 0,
-    # The root re-exports the public API from the floors below the tools.
-    "stawvs_ap": 5,
-}
+#: The floors from the bottom up: each one's rank is its place in the list.
+ORDER = (
+    "stawvs_ap.errors",
+    "stawvs_ap.collector",
+    "stawvs_ap.i18n",
+    "stawvs_ap.schemas",
+    "stawvs_ap.core",
+    "stawvs_ap.state",
+    "stawvs_ap.host",
+    "stawvs_ap.records",
+    # The root re-exports the public API: the game, records and what is below;
+    # bots/cluster.py and the floors above read its __version__.
+    "stawvs_ap",
+    "stawvs_ap.bots",
+    # Pictures above every floor that has no need of them, so that nothing below
+    # imports them but a picture asked for (drawn on demand); they draw a game,
+    # and know it and the core only.
+    "stawvs_ap.pictures",
+    "stawvs_ap.service",
+    # The Abstract Play bot: a door beside the service, using it.
+    "stawvs_ap.apbot",
+    "stawvs_ap.playground",
+    "stawvs_ap.cli",
+    "stawvs_ap.__main__",
+)
+FLOORS = {name: rank for rank, name in enumerate(ORDER)}
+#: The methods that draw on demand, and what they may import from above.
+DRAWN_ON_DEMAND = frozenset({"_repr_svg_", "__str__"})
+PICTURES = "stawvs_ap.pictures"
 
 
 def module_name(path: Path) -> str:
@@ -60,36 +73,65 @@ def floor(module: str) -> int:
     return FLOORS[best]
 
 
-def imports_of(path: Path, name: str | None = None) -> set[str]:
+def _drawing_imports(tree: ast.AST) -> set[int]:
+    """The ids of the import nodes inside a method that draws on demand."""
+    return {
+        id(node)
+        for method in ast.walk(tree)
+        if isinstance(method, ast.FunctionDef) and method.name in DRAWN_ON_DEMAND
+        for node in ast.walk(method)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    }
+
+
+def _targets(node: ast.Import | ast.ImportFrom, package: str) -> set[str]:
+    """The stawvs_ap modules one import statement imports (in package ``package``)."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names if a.name.split(".")[0] == "stawvs_ap"}
+    if node.level:
+        base = package.split(".")
+        base = base[: len(base) - node.level + 1]
+        target = ".".join([*base, *([node.module] if node.module else [])])
+    else:
+        target = node.module or ""
+    if target.split(".")[0] != "stawvs_ap":
+        return set()
+    found = set()
+    # "from pkg import module" imports the module itself when there is one.
+    for alias in node.names:
+        candidate = f"{target}.{alias.name}"
+        is_module = (PACKAGE.parent / Path(*candidate.split("."))).with_suffix(".py")
+        is_package = PACKAGE.parent / Path(*candidate.split(".")) / "__init__.py"
+        found.add(candidate if is_module.exists() or is_package.exists() else target)
+    return found
+
+
+def _is_pictures(module: str) -> bool:
+    return module == PICTURES or module.startswith(PICTURES + ".")
+
+
+def imports_of(path: Path, name: str | None = None, *, on_demand: bool = True) -> set[str]:
     """Every stawvs_ap module ``path`` (module ``name``) imports, wherever the
-    import stands."""
+    import stands; with ``on_demand=False``, leaving out the pictures that a
+    method drawing on demand (``_repr_svg_``, ``__str__``) imports inside itself."""
     name = name or module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    drawing = set() if on_demand else _drawing_imports(tree)
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "stawvs_ap")
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                target = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                target = node.module or ""
-            if target.split(".")[0] != "stawvs_ap":
-                continue
-            # "from pkg import module" imports the module itself when there is one.
-            for alias in node.names:
-                candidate = f"{target}.{alias.name}"
-                is_module = (PACKAGE.parent / Path(*candidate.split("."))).with_suffix(".py")
-                is_package = PACKAGE.parent / Path(*candidate.split(".")) / "__init__.py"
-                found.add(candidate if is_module.exists() or is_package.exists() else target)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            targets = _targets(node, package)
+            if id(node) in drawing:
+                targets = {t for t in targets if not _is_pictures(t)}
+            found |= targets
     found.discard(name)
     return found
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
-GRAPH = {name: imports_of(path) for name, path in MODULES.items()}
+#: What each module imports, but for the pictures drawn on demand.
+GRAPH = {name: imports_of(path, on_demand=False) for name, path in MODULES.items()}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -152,3 +194,84 @@ def test_the_layout_check_sees_a_planted_upward_import(tmp_path: Path) -> None:
     found = imports_of(planted, "stawvs_ap.core.squares")
     assert "stawvs_ap.host.game" in found
     assert floor("stawvs_ap.host.game") > floor("stawvs_ap.core.squares")
+
+
+def test_every_floor_has_a_rank_of_its_own() -> None:
+    assert len(set(FLOORS.values())) == len(FLOORS)
+    assert floor("stawvs_ap.host.game") < floor("stawvs_ap.pictures.svg")
+    assert floor("stawvs_ap.bots.mcts") < floor("stawvs_ap.pictures.svg")
+    assert floor("stawvs_ap.records.replay") < floor("stawvs_ap.pictures.textboard")
+
+
+def beyond_what_pictures_know(imported: set[str]) -> list[str]:
+    """What a picture module imports beyond the rules, the errors, the words and
+    the game it draws."""
+    return sorted(
+        t
+        for t in imported
+        if not _is_pictures(t)
+        and t != "stawvs_ap.host.game"
+        and t.split(".")[1] not in {"core", "errors", "i18n"}
+    )
+
+
+def test_the_pictures_know_the_game_and_the_rules_but_no_words_of_another_floor() -> None:
+    # The text board once took its players' names from host.messages, an arrow
+    # sideways when host and pictures shared a floor: the pictures word what they
+    # draw with their own messages and the translation layer's.
+    for name in MODULES:
+        if _is_pictures(name):
+            assert not beyond_what_pictures_know(GRAPH[name]), name
+
+
+def test_below_the_pictures_only_a_picture_asked_for_imports_them() -> None:
+    lazy = {
+        name: sorted(t for t in imports_of(path) if _is_pictures(t))
+        for name, path in MODULES.items()
+        if floor(name) < floor(PICTURES)
+    }
+    lazy = {name: found for name, found in lazy.items() if found}
+    # The game's print and notebook picture, and a position's notebook picture.
+    assert lazy == {
+        "stawvs_ap.core.position": ["stawvs_ap.pictures.svg"],
+        "stawvs_ap.host.game": ["stawvs_ap.pictures.svg", "stawvs_ap.pictures.textboard"],
+    }
+
+
+def test_making_and_playing_a_game_imports_no_picture() -> None:
+    code = (
+        "import sys\n"
+        "from stawvs_ap import StawvsGame\n"
+        "game = StawvsGame(2, seed=1)\n"
+        "game.move(game.moves()[0])\n"
+        "game.render(); game.serialize(); game.validate_move('a1')\n"
+        "assert not [m for m in sys.modules if m.startswith('stawvs_ap.pictures')]\n"
+        "assert str(game).startswith('8 ') and game._repr_svg_().startswith('<svg')\n"
+        "assert game.position._repr_svg_().startswith('<svg')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PACKAGE.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_layout_check_sees_the_old_tangle_of_host_and_pictures(tmp_path: Path) -> None:
+    # The game importing its pictures when it is imported, and the text board
+    # reading the host's words: both were there when host and pictures shared a floor.
+    game = (PACKAGE / "host" / "game.py").read_text(encoding="utf-8")
+    planted = tmp_path / "game.py"
+    planted.write_text("from ..pictures.svg import board_svg  # planted\n" + game, "utf-8")
+    found = imports_of(planted, "stawvs_ap.host.game", on_demand=False)
+    assert [t for t in found if floor(t) > floor("stawvs_ap.host.game")] == [
+        "stawvs_ap.pictures.svg"
+    ]
+    board = (PACKAGE / "pictures" / "textboard.py").read_text(encoding="utf-8")
+    planted = tmp_path / "textboard.py"
+    planted.write_text("from ..host.messages import SCORES  # planted\n" + board, "utf-8")
+    found = imports_of(planted, "stawvs_ap.pictures.textboard", on_demand=False)
+    assert beyond_what_pictures_know(found) == ["stawvs_ap.host.messages"]

@@ -19,7 +19,7 @@ from hostile import play_random, scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import Position, StawvsGame
 from stawvs_ap.core.playout import random_move, random_playout
 
 FILES = "abcdefgh"
@@ -203,3 +203,24 @@ def test_a_random_playout_plays_only_legal_moves_to_the_end(game: StawvsGame, se
     assert final.captured == replay.position.captured
     assert final.eliminated == replay.position.eliminated
     assert json.loads(game.serialize()) == before  # the start was left alone
+
+
+@settings(max_examples=scaled(40), deadline=None)
+@given(random_games())
+def test_positions_made_by_play_equal_positions_built_from_their_parts(game: StawvsGame) -> None:
+    # play() makes positions with tuple.__new__ (no named tuple __new__, no checks):
+    # each must be what the plain constructor makes of the same parts, its
+    # bitmasks of occupied and capped squares included.
+    position = game.position
+    for move in list(position.legal_moves())[:5]:
+        after, _ = position.play(move)
+        built = Position.build(
+            after.rules,
+            after.board,
+            after.caps,
+            after.currplayer,
+            after.eliminated,
+            after.captured,
+            after.mode,
+        )
+        assert built == after

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import importlib.resources
+import json
 import re
 import sys
 import tomllib
@@ -37,9 +38,25 @@ def test_py_typed_ships_with_the_package() -> None:
 
 
 def test_the_schemas_ship_with_the_package() -> None:
-    folder = importlib.resources.files("stawvs_ap.schemas")
-    for file in schemas.FILES.values():
-        assert folder.joinpath(file).is_file(), file
+    # Read from the checkout's schemas/ here; tests/test_installed.py reads them from
+    # the wheel's stawvs_ap/schema_files/.
+    for name, file in schemas.FILES.items():
+        assert json.loads(schemas.text(name))["$id"].endswith(file.split(".")[0]), file
+
+
+def test_the_wheel_lists_every_package_of_the_source_tree() -> None:
+    # pyproject.toml names the packages (the schemas' data package is mapped from
+    # schemas/): a new subpackage left out of the list would be missing from the wheel.
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "stawvs_ap").rglob("__init__.py")
+    }
+    assert listed == found | {"stawvs_ap.schema_files"}
 
 
 def _type_checking_only(node: ast.AST) -> bool:
@@ -161,3 +178,15 @@ def test_every_stack_entry_records_the_engine_version() -> None:
     game.resign(1)
     assert [entry["_version"] for entry in game.stack] == ["20251113"] * 8
     assert [entry["_version"] for entry in game.state()["stack"]] == ["20251113"] * 8
+
+
+def test_the_classifiers_claim_no_system_the_command_line_cannot_start_on() -> None:
+    # The command line locks files with fcntl and blocks signals, which only POSIX
+    # systems have: the package does not claim to be "OS Independent" while it does.
+    classifiers = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"][
+        "classifiers"
+    ]
+    safe_io = (ROOT / "stawvs_ap" / "cli" / "safe_io.py").read_text("utf-8")
+    if re.search(r"^import fcntl$", safe_io, re.M):
+        assert "Operating System :: OS Independent" not in classifiers
+        assert "Operating System :: POSIX" in classifiers

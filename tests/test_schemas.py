@@ -1,4 +1,4 @@
-"""Our own JSON Schemas, shipped in the package (``stawvs_ap/schemas/``, read through
+"""Our own JSON Schemas, at the top level (``schemas/``, shipped in the wheel, read through
 :mod:`stawvs_ap.schemas`): up to date, satisfied by every fixture and output, and
 strict enough to refuse broken documents. Also the developer tool that writes
 them (``python devtools/schemagen.py``) and where it writes."""
@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - tests/ imported as a package
     from tests.upstream_schemas import our_errors
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_SCHEMAS = ROOT / "stawvs_ap" / "schemas"
+SCHEMA_FOLDER = ROOT / "schemas"
 GAMES = ref.games()
 
 
@@ -64,11 +64,11 @@ def test_schema_files_are_up_to_date_with_the_generator():
 
 
 def test_the_package_reads_the_files_of_the_checkout():
-    # Run from a checkout (or an editable install), the package data is these files.
+    # Run from a checkout (or an editable install), the package reads the top-level files.
     for name in schemas.names():
-        path = PACKAGE_SCHEMAS / schemas.file_name(name)
+        path = SCHEMA_FOLDER / schemas.file_name(name)
         assert schemas.text(name) == path.read_text(encoding="utf-8")
-    assert sorted(p.name for p in PACKAGE_SCHEMAS.glob("*.json")) == sorted(schemas.FILES.values())
+    assert sorted(p.name for p in SCHEMA_FOLDER.glob("*.json")) == sorted(schemas.FILES.values())
 
 
 def test_schemagen_check_reports_a_stale_file(tmp_path):
@@ -136,7 +136,7 @@ def test_the_documented_registry_validates_a_protocol_line():
 
 
 def test_schemagen_defaults_to_the_schemas_of_its_own_checkout(tmp_path, monkeypatch, capsys):
-    assert SCHEMA_DIR == PACKAGE_SCHEMAS
+    assert SCHEMA_DIR == SCHEMA_FOLDER
     monkeypatch.chdir(tmp_path)
     assert main(["--check"]) == 0
     assert capsys.readouterr().err == ""

@@ -45,7 +45,7 @@ def server() -> Iterator[Client]:
 def refusal(method: str, **params: object) -> tuple[int, str | None]:
     with pytest.raises(RpcError) as refused:
         call(method, params)
-    return refused.value.code, (refused.value.data or {}).get("code")
+    return refused.value.rpc_code, (refused.value.data or {}).get("code")
 
 
 # -- bot_move and hint ---------------------------------------------------------------
@@ -163,7 +163,8 @@ def test_searches_beyond_the_slots_are_refused_at_once_and_the_slot_comes_back()
     with slots.held(), slots.held():
         with pytest.raises(RpcError) as refused, slots.held():
             pass
-        assert (refused.value.code, refused.value.data) == (SERVER_BUSY, {"limit": 2})
+        assert (refused.value.rpc_code, refused.value.data) == (SERVER_BUSY, {"limit": 2})
+        assert refused.value.code == "SERVER_BUSY"
     with slots.held(), slots.held():
         pass  # both free again
 
@@ -346,8 +347,8 @@ def test_any_search_parameters_are_searched_within_bounds_or_refused_by_name(
     try:
         result = call(method, params)
     except RpcError as refused:
-        assert refused.code in (INVALID_PARAMS, APP_ERROR, SERVER_BUSY), refused.message
-        if refused.code == APP_ERROR:
+        assert refused.rpc_code in (INVALID_PARAMS, APP_ERROR, SERVER_BUSY), refused.message
+        if refused.rpc_code == APP_ERROR:
             assert (refused.data or {}).get("code") in {"BAD_ARGUMENT", "BAD_VARIANT"}
     else:
         assert ("move" in result) if method == "bot_move" else result["candidates"]

@@ -26,6 +26,7 @@ from stawvs_ap.bots.spec import BOTS
 from stawvs_ap.errors import ErrorCode
 from stawvs_ap.service import jsonrpc
 from stawvs_ap.service.client import Client, RemoteError
+from stawvs_ap.service.jsonrpc import ServiceErrorCode
 from stawvs_ap.service.methods import (
     MAX_NAME_LENGTH,
     MAX_RESPONSE_BYTES,
@@ -324,7 +325,7 @@ def test_the_client_reads_an_error_with_a_null_id_as_its_requests() -> None:
     with Client(command, env=ENV) as small:
         with pytest.raises(RemoteError) as caught:
             small.validate(STATE, "d5")  # a state longer than the server reads
-        assert caught.value.code == ErrorCode.INVALID_REQUEST
+        assert caught.value.code == ServiceErrorCode.INVALID_REQUEST
         assert caught.value.data == {"limit": 2000}
         assert small.version()["version"]
 

@@ -178,7 +178,7 @@ EVENTS: dict[str, tuple[Event, ...]] = {
 def test_every_kind_of_result_is_worded_in_every_language(tag: str, kind: str) -> None:
     names = {1: "Ann", 2: "Bo"}
     for after in (_after(), collection(variants=["finalfree"]).position):
-        said = chat.describe(EVENTS[kind], "Ann", names, after)
+        said = chat.move_sentences(EVENTS[kind], "Ann", names, after)
         english = [catalogue("en").say(p) for p in said]
         worded = [catalogue(tag).say(p) for p in said]
         assert len(worded) == len(english) >= 1

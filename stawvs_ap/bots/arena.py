@@ -17,6 +17,7 @@ from contextlib import closing
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..state.entry import ENDINGS
 from .base import now, play_turn
@@ -231,7 +232,7 @@ def play_matches(
     by its match and its number alone."""
     keepers = list(keepers) if keepers is not None else [None] * len(matches)
     if not len(matches) == len(games) == len(keepers):
-        raise ValueError("one number of games and one keeper per match")
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, "one number of games and one keeper per match")
     results = [
         {i: r for i, r in (k.played() if k else {}).items() if i < n}
         for k, n in zip(keepers, games, strict=True)
@@ -241,7 +242,7 @@ def play_matches(
     retries = sum(r.attempts - 1 for found in results for r in found.values())
     where = {m: n for n, m in enumerate(matches)}
     if len(where) != len(matches):
-        raise ValueError("the same match twice")
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, "the same match twice")
 
     def tasks() -> Iterator[GameTask]:
         for index in range(max(games, default=0)):

@@ -14,6 +14,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Final, Literal
 
 from ..core.moves import Move
@@ -25,6 +26,7 @@ from .options import ITERATIONS, MAX_SECONDS, SECONDS, Option
 __all__ = [
     "TOP",
     "Bot",
+    "BotErrorCode",
     "BotFailure",
     "Budget",
     "Candidate",
@@ -91,6 +93,15 @@ class Budget:
         return self.iterations if self.iterations is not None else 1 << 62
 
 
+class BotErrorCode(StrEnum):
+    """The codes of the bots' floor (the others are :class:`~stawvs_ap.errors.ErrorCode`)."""
+
+    #: A bot that gave no move: an external engine late, silent, crashed or wrong.
+    BOT_FAILED = "BOT_FAILED"
+    #: The arena's runs: a worker or a cluster that failed.
+    ARENA_FAILED = "ARENA_FAILED"
+
+
 class BotFailure(StawvsError):
     """A bot gave no move it may play (code ``BOT_FAILED``): an external engine that
     answered late, answered an illegal move or something else, or went away.
@@ -103,7 +114,7 @@ class BotFailure(StawvsError):
     """
 
     def __init__(self, kind: Literal["timeout", "forfeit"], reason: str, bot: str = "") -> None:
-        super().__init__(ErrorCode.BOT_FAILED, f"{bot}: {reason}" if bot else reason)
+        super().__init__(BotErrorCode.BOT_FAILED, f"{bot}: {reason}" if bot else reason)
         self.kind: Literal["timeout", "forfeit"] = kind
         self.reason = reason
         self.bot = bot

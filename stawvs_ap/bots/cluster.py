@@ -40,7 +40,8 @@ from types import TracebackType
 from typing import Any
 
 from .. import __version__
-from ..errors import ErrorCode, StawvsError
+from ..errors import StawvsError
+from .base import BotErrorCode
 from .runners import Done, Play, T
 
 __all__ = ["STOP_POLL_SECONDS", "Cluster", "dask_distributed"]
@@ -58,7 +59,7 @@ def dask_distributed() -> Any:
 
 
 def _failed(message: str) -> StawvsError:
-    return StawvsError(ErrorCode.ARENA_FAILED, message)
+    return StawvsError(BotErrorCode.ARENA_FAILED, message)
 
 
 def _on_worker(play: Play[Any, Any], task: Any, topic: str) -> tuple[str, Any]:

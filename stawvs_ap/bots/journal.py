@@ -251,6 +251,8 @@ class Journal:
                 self._check_header(json.loads(doc), json.loads(header))
                 return
             result = _result(doc, self._players)
+        except StawvsError:
+            raise  # another match's run: said as it is (a StawvsError is a ValueError)
         except (ValueError, RecursionError) as exc:
             raise self._error(f"has a damaged line {number} in {JOURNAL}: {exc}") from None
         self._played.setdefault(result.index, result)

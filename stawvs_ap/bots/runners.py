@@ -30,6 +30,7 @@ from types import FrameType
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import ErrorCode, StawvsError
+from .base import BotErrorCode
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -153,7 +154,7 @@ class LocalProcesses:
 
     def __init__(self, jobs: int) -> None:
         if jobs < 1:
-            raise ValueError("jobs must be at least 1")
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "jobs must be at least 1")
         self.jobs = jobs
 
     def run(self, tasks: Iterable[T], play: Play[T, R]) -> Generator[Done[T, R], None, None]:
@@ -200,7 +201,7 @@ class LocalProcesses:
                         worker.stop()
                         if worker.attempts >= MAX_ATTEMPTS:
                             raise StawvsError(
-                                ErrorCode.ARENA_FAILED,
+                                BotErrorCode.ARENA_FAILED,
                                 f"a game killed its worker {worker.attempts} times: "
                                 "giving up (is it running out of memory?)",
                             )

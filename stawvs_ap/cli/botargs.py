@@ -11,7 +11,7 @@ from typing import Any
 
 from ..bots.options import Option, excerpt
 from ..bots.spec import BotSpec
-from ..core.variants import check_variants
+from ..core.variants import VARIANTS, check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from .safe_io import Transaction
@@ -38,7 +38,8 @@ BOT_HELP = (
     "a bot: random, greedy, mcts, uct or an installed plug-in, with options as "
     "NAME:KEY=VALUE,... (below); or exec:COMMAND, an engine program (docs/bots.md)"
 )
-VARIANT_HELP = "variants: hole, random, hey, finalfree, pieces-2"
+#: The variants' help, made from the core's list of variants.
+VARIANT_HELP = "variants: " + ", ".join(VARIANTS)
 
 
 class BotCliError(StawvsError):

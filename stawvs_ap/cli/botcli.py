@@ -28,12 +28,12 @@ from ..bots.arena import (
     play_match,
     summarise,
 )
-from ..bots.base import TOP
+from ..bots.base import TOP, BotErrorCode
 from ..bots.journal import Journal
 from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS
 from ..bots.runners import InProcess, LocalProcesses, Runner, cores
 from ..bots.spec import BotSpec, make_bot, options_help
-from ..errors import ErrorCode, StawvsError
+from ..errors import StawvsError
 from .botargs import (
     BOT_HELP,
     VARIANT_HELP,
@@ -177,7 +177,7 @@ def _cmd_arena(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
             progress=progress,
         )
     except StawvsError as exc:
-        if journal is None or exc.code != ErrorCode.ARENA_FAILED:
+        if journal is None or exc.code != BotErrorCode.ARENA_FAILED:
             raise
         kept = len(journal.played())
         raise BotCliError(

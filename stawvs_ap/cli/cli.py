@@ -43,10 +43,10 @@ from ..records import from_record
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .apbotcli import add_ap_bot_command
-from .botargs import local_uid, seed_of, whole
+from .botargs import VARIANT_HELP, local_uid, seed_of, whole
 from .botcli import add_bot_commands
 from .safe_io import (
-    FileError,
+    CliErrorCode,
     Interrupted,
     Transaction,
     flush_stdout,
@@ -70,8 +70,11 @@ Outputs = dict[str, str]
 Command = Callable[[argparse.Namespace, Transaction], Outputs]
 
 
-class CliError(Exception):
-    """Bad input: reported as one line on standard error, exit status 2."""
+class CliError(StawvsError):
+    """Bad input (code ``BAD_COMMAND``): reported as one line on standard error, exit status 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(CliErrorCode.BAD_COMMAND, message)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -316,7 +319,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="extend",
         nargs="+",
         metavar="V",
-        help="variants: hole, random, hey, finalfree, pieces-2",
+        help=VARIANT_HELP,
     )
     new.add_argument("--seed", metavar="S", help="the same seed gives the same board")
     _add_output(new, "state")
@@ -392,9 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with interrupts_raise():
             return _run(argv)
-    except (CliError, FileError, StawvsError) as exc:
-        message = exc.message if isinstance(exc, StawvsError) else str(exc)
-        _complain(f"error: {' '.join(message.split())}")
+    except StawvsError as exc:  # CliError and FileError among them
+        _complain(f"error: {' '.join(exc.message.split())}")
         return EXIT_BAD_INPUT
     except Interrupted as exc:
         _complain("interrupted")

@@ -72,6 +72,8 @@ class Console:
             too_long = len(data) > MAX_LINE and not data.endswith(b"\n")
             if too_long:
                 self._skip_rest(source)
+        except FileError:
+            raise  # a line too long (a FileError is a ValueError too)
         except ValueError:  # a closed standard input
             return None
         except OSError as exc:

@@ -34,10 +34,14 @@ import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from enum import StrEnum
 from types import FrameType, TracebackType
+
+from ..errors import StawvsError
 
 __all__ = [
     "TEMP_PREFIX",
+    "CliErrorCode",
     "FileError",
     "Interrupted",
     "Transaction",
@@ -53,8 +57,22 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _CHUNK = 1 << 18
 
 
-class FileError(Exception):
-    """An input or output failed; the message names the path as the user gave it."""
+class CliErrorCode(StrEnum):
+    """The codes of the command line's floor (the others are
+    :class:`~stawvs_ap.errors.ErrorCode` and the bots' and service's)."""
+
+    #: An input or output failed: a file, standard input or standard output.
+    FILE_ERROR = "FILE_ERROR"
+    #: Bad input on the command line: a usage error, an unreadable argument.
+    BAD_COMMAND = "BAD_COMMAND"
+
+
+class FileError(StawvsError):
+    """An input or output failed (code ``FILE_ERROR``); the message names the path
+    as the user gave it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(CliErrorCode.FILE_ERROR, message)
 
 
 class Interrupted(BaseException):
@@ -316,6 +334,8 @@ class Transaction:
             data = self._read_stdin() if path == "-" else self._read_file(path)
         except OSError as exc:
             raise FileError(f"cannot read {what} {where}: {_reason(exc)}") from None
+        except FileError:
+            raise  # ours (a FileError is a ValueError too): not a closed input
         except ValueError:  # a closed standard input
             raise FileError(f"cannot read {what} {where}: it is closed") from None
         if len(data) > self.limit:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from ..errors import ErrorCode, StawvsError
 from .pyramids import Pyramid
 from .squares import Square
 
@@ -105,7 +106,7 @@ ENDINGS: Final[tuple[str, ...]] = ("resign", "timeout", "draw", "abandoned")
 def ending_events(how: str, player: int | None, numplayers: int) -> tuple[Event, ...]:
     """The events of a game ended outside the rules: ``resign``/``timeout`` by
     ``player`` (every other player wins), ``draw`` (all win), ``abandoned`` (none).
-    ``ValueError`` for anything else, or a resignation or timeout of nobody."""
+    ``BAD_ARGUMENT`` for anything else, or a resignation or timeout of nobody."""
     everyone = tuple(range(1, numplayers + 1))
     if how == "resign" and player is not None:
         return Resigned(player), GameEnded(tuple(p for p in everyone if p != player))
@@ -115,4 +116,4 @@ def ending_events(how: str, player: int | None, numplayers: int) -> tuple[Event,
         return DrawAgreed(), GameEnded(everyone)
     if how == "abandoned":
         return Abandoned(), GameEnded(())
-    raise ValueError(f"{how!r} is not an ending")
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{how!r} is not an ending")

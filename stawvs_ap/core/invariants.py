@@ -106,7 +106,7 @@ def check_position(position: Position) -> None:
     own: movement does not depend on it, and puzzles and tests use it."""
 
     def refuse(message: str) -> InvalidStateError:
-        return InvalidStateError(ErrorCode.BAD_POSITION, message)
+        return InvalidStateError(message, code=ErrorCode.BAD_POSITION)
 
     rules = position.rules
     n = rules.numplayers

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal, NamedTuple
 
+from ..errors import ErrorCode, StawvsError
 from .squares import SQUARE_NAMES, SQUARE_OF_NAME, Square
 
 __all__ = ["MAX_MOVE_LENGTH", "Move", "MoveSyntaxError", "normalise"]
@@ -29,8 +30,8 @@ _SQUARE = r"([a-h][1-8])"
 _MOVE_RE: Final = re.compile(rf"{_SQUARE}(?:-{_SQUARE}(?:,{_SQUARE})?)?")
 
 
-class MoveSyntaxError(ValueError):
-    """The text is not a move string at all (the game reports ``MALFORMED``).
+class MoveSyntaxError(StawvsError):
+    """The text is not a move string at all (code ``MALFORMED``, which the game reports).
 
     ``problem`` says which rule the text breaks, for the words a player reads:
     ``"not-text"`` (``subject``: the type's name), ``"too-long"`` (the
@@ -38,7 +39,7 @@ class MoveSyntaxError(ValueError):
     """
 
     def __init__(self, message: str, problem: SyntaxProblem, subject: str | int) -> None:
-        super().__init__(message)
+        super().__init__(ErrorCode.MALFORMED, message)
         self.problem: SyntaxProblem = problem
         self.subject = subject
 

@@ -11,10 +11,10 @@ together since a named tuple cannot be split across mixins.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from ..errors import ErrorCode
+from ..errors import ErrorCode, StawvsError
 from .events import Event, FinalCapture, GameEnded, Moved, Passed, Placed
 from .moves import PASS, Move
 from .notation import PositionFields, format_diagram, format_position, parse_position
@@ -23,7 +23,7 @@ from .scoring import score
 from .squares import PATHS, RAYS, SQUARE_NAMES, SQUARES, Square, iter_squares, next_to, walk
 from .variants import Rules, check_variants, empty_squares, rules_for
 
-__all__ = ["EMPTY", "Mode", "Position", "draw_positions_with"]
+__all__ = ["EMPTY", "Mode", "Position"]
 
 Mode = Literal["place", "collect"]
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
@@ -102,12 +102,12 @@ class Position(NamedTuple):
         mode: Mode | None = None,
     ) -> Position:
         """A position from its parts as any sequences; the mode, when not given, is
-        ``"collect"`` once every cap is on the board. ``ValueError`` unless the
+        ``"collect"`` once every cap is on the board. ``BAD_POSITION`` unless the
         board and caps have 64 squares."""
         board_bytes = bytes(board)
         caps_bytes = _NO_CAPS if caps is None else bytes(caps)
         if len(board_bytes) != 64 or len(caps_bytes) != 64:
-            raise ValueError("a board has 64 squares")
+            raise StawvsError(ErrorCode.BAD_POSITION, "a board has 64 squares")
         capped = _capped_mask(caps_bytes)
         if mode is None:
             mode = "collect" if capped.bit_count() >= rules.total_caps else "place"
@@ -157,10 +157,14 @@ class Position(NamedTuple):
         fields = self.notation().split(" ", 1)[1]
         return "\n".join([*format_diagram(self.board, self.caps), "", fields])
 
-    def _repr_svg_(self) -> str | None:
-        """The position drawn, for notebooks (Jupyter shows it as the cell's result);
-        None (no picture) when no drawer was given to :func:`draw_positions_with`."""
-        return _DRAWER[0](self) if _DRAWER else None
+    def _repr_svg_(self) -> str:
+        """The position drawn (:func:`~stawvs_ap.pictures.board_svg`), for notebooks
+        (Jupyter shows it as the cell's result)."""
+        # The pictures are a floor above the core: imported when a picture is asked
+        # for, never when the core is (tests/test_layout.py allows this one import).
+        from ..pictures.svg import board_svg
+
+        return board_svg(self)
 
     @classmethod
     def initial(
@@ -172,7 +176,7 @@ class Position(NamedTuple):
         """A new game's position: 60 shuffled pyramids, four gaps, no caps.
 
         The same ``seed`` and variants always give the same board; ``None``
-        draws a fresh one. Raises ``ValueError`` for unknown variants.
+        draws a fresh one. Raises ``BAD_VARIANT`` for unknown variants.
         """
         chosen = check_variants(variants)
         rng = random.Random(seed)
@@ -188,14 +192,17 @@ class Position(NamedTuple):
         """The position a notation (see :mod:`stawvs_ap.core.notation`) describes,
         played under ``variants``; the player count is its number of collections.
 
-        Raises ``ValueError`` for text that is not a position of 2–4 players.
+        Raises ``BAD_POSITION`` for text that is not a position of 2–4 players.
         Whether the position obeys every rule is checked by
         :meth:`StawvsGame.from_position <stawvs_ap.StawvsGame.from_position>`.
         """
         fields = parse_position(text)
         numplayers = len(fields.captured)
         if not 2 <= numplayers <= 4:
-            raise ValueError(f"a position has 2 to 4 collections (players), not {numplayers}")
+            raise StawvsError(
+                ErrorCode.BAD_POSITION,
+                f"a position has 2 to 4 collections (players), not {numplayers}",
+            )
         mode: Mode = "place" if fields.mode == "place" else "collect"
         return cls.build(
             rules_for(numplayers, check_variants(variants)),
@@ -553,14 +560,3 @@ class Position(NamedTuple):
                 self.capped ^ (1 << source | 1 << dest),
             ),
         )
-
-
-#: What draws a position as SVG: the core draws nothing and knows no pictures
-#: (they are a floor above it), so the pictures give it their drawing when
-#: imported, which importing the package does.
-_DRAWER: list[Callable[[Position], str]] = []
-
-
-def draw_positions_with(drawer: Callable[[Position], str]) -> None:
-    """Make ``drawer`` what :meth:`Position._repr_svg_` draws with."""
-    _DRAWER[:] = [drawer]

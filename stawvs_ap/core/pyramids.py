@@ -10,6 +10,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
+from ..errors import ErrorCode, StawvsError
+
 __all__ = [
     "COLOURED",
     "EMPTY",
@@ -78,15 +80,20 @@ class Pyramid(IntEnum):
     def of(cls, colour: Colour, size: Size | int) -> Pyramid:
         """The pyramid of ``colour`` and ``size`` (1–3)."""
         if not 1 <= size <= 3:
-            raise ValueError(f"a pyramid's size is 1, 2 or 3, not {size!r}")
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"a pyramid's size is 1, 2 or 3, not {size!r}"
+            )
         return PYRAMIDS[colour * 3 + size - 1]
 
     @classmethod
     def parse(cls, code: str) -> Pyramid:
-        """The pyramid of a code such as ``"BL3"`` (any case); ``ValueError`` if none."""
+        """The pyramid of a code such as ``"BL3"`` (any case); ``BAD_ARGUMENT`` if none."""
         found = _BY_CODE.get(code.upper()) if isinstance(code, str) else None
         if found is None:
-            raise ValueError(f"{code!r} is not a pyramid code (PI, BL, GR, OR or GH, then 1-3)")
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT,
+                f"{code!r} is not a pyramid code (PI, BL, GR, OR or GH, then 1-3)",
+            )
         return found
 
     @property

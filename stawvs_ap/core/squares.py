@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..errors import ErrorCode, StawvsError
+
 __all__ = [
     "BB_ALL",
     "FILES",
@@ -57,17 +59,17 @@ class Square(int):
 
     @classmethod
     def parse(cls, name: str) -> Square:
-        """The square named ``name`` (``"c3"``, any case); ``ValueError`` if none is."""
+        """The square named ``name`` (``"c3"``, any case); ``BAD_ARGUMENT`` if none is."""
         found = SQUARE_OF_NAME.get(name.lower()) if isinstance(name, str) else None
         if found is None:
-            raise ValueError(f"not a square: {name!r}")
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"not a square: {name!r}")
         return found
 
     @classmethod
     def at(cls, row: int, col: int) -> Square:
         """The square at render coordinates (row 0 is rank 8, column 0 is file a)."""
         if not (0 <= row < 8 and 0 <= col < 8):
-            raise ValueError(f"({row}, {col}) is off the board")
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"({row}, {col}) is off the board")
         return SQUARES[row * 8 + col]
 
     @property

@@ -7,7 +7,7 @@ Rules(numplayers=3, caps_per_player=2, hey=True, finalfree=False)
 >>> check_variants(["hole", "random"])
 Traceback (most recent call last):
 ...
-ValueError: variants 'hole' and 'random' cannot be combined
+stawvs_ap.errors.StawvsError: variants 'hole' and 'random' cannot be combined
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from ..errors import ErrorCode, StawvsError
 from .squares import SQUARE_OF_NAME, SQUARES, Square
 
 __all__ = [
@@ -55,20 +56,24 @@ class Rules:
 
 
 def check_variants(variants: Iterable[object]) -> list[str]:
-    """Return the variants as a list of ids, or raise ``ValueError`` naming the problem."""
+    """Return the variants as a list of ids, or raise ``BAD_VARIANT`` naming the problem."""
     out: list[str] = []
     for variant in variants:
         if not isinstance(variant, str):
-            raise ValueError(f"a variant must be a string, not {variant!r}")
+            raise StawvsError(ErrorCode.BAD_VARIANT, f"a variant must be a string, not {variant!r}")
         if variant not in VARIANTS:
             known = ", ".join(VARIANTS)
-            raise ValueError(f"unknown variant {variant!r} (known: {known})")
+            raise StawvsError(
+                ErrorCode.BAD_VARIANT, f"unknown variant {variant!r} (known: {known})"
+            )
         if variant in out:
-            raise ValueError(f"variant {variant!r} is given twice")
+            raise StawvsError(ErrorCode.BAD_VARIANT, f"variant {variant!r} is given twice")
         out.append(variant)
     setups = [v for v in out if v in SETUP_VARIANTS]
     if len(setups) > 1:
-        raise ValueError(f"variants {setups[0]!r} and {setups[1]!r} cannot be combined")
+        raise StawvsError(
+            ErrorCode.BAD_VARIANT, f"variants {setups[0]!r} and {setups[1]!r} cannot be combined"
+        )
     return out
 
 

@@ -1,6 +1,6 @@
 """The chat log: readable sentences for what each move did, made from the core's events.
 
-:func:`chat_log` words them in the player's language; :func:`describe` gives
+:func:`chat_log` words them in the player's language; :func:`move_sentences` gives
 the phrases of one stack entry, for a host that words them itself.
 """
 
@@ -23,14 +23,14 @@ from ..core.events import (
     TimedOut,
 )
 from ..core.squares import SQUARE_NAMES
-from ..i18n import Catalogue, Listing, Phrase, catalogue
+from ..i18n import Catalogue, Listing, Phrase, catalogue, player_name
 from . import messages as m
 
 if TYPE_CHECKING:
     from ..core.position import Position
     from ..state.entry import Entry
 
-__all__ = ["chat_log", "describe"]
+__all__ = ["chat_log", "move_sentences"]
 
 #: Why a game ended, by the event that ended it outside the rules.
 _ENDING_REASONS: Final = {
@@ -43,7 +43,7 @@ _ENDING_REASONS: Final = {
 Name = Phrase | str
 
 
-def describe(
+def move_sentences(
     events: Sequence[Event], actor: Name, name_of: Mapping[int, Name], after: Position
 ) -> list[Phrase]:
     """The sentences of one move's (or ending's) ``events``: ``actor`` names
@@ -52,9 +52,9 @@ def describe(
     >>> from stawvs_ap import Move, Position
     >>> from stawvs_ap.i18n import catalogue
     >>> after, events = Position.initial(2, (), 1).play(Move.parse("b3"))
-    >>> [catalogue("de").say(p) for p in describe(events, "Ann", {}, after)]
+    >>> [catalogue("de").say(p) for p in move_sentences(events, "Ann", {}, after)]
     ['Ann setzte auf b3 eine Kappe auf die mittlere grüne Pyramide.']
-    >>> [catalogue("en").say(p) for p in describe(events, "Ann", {}, after)]
+    >>> [catalogue("en").say(p) for p in move_sentences(events, "Ann", {}, after)]
     ['Ann placed a cap on the medium green pyramid at b3.']
     """
     ending = next((type(e) for e in events if type(e) in _ENDING_REASONS), None)
@@ -117,7 +117,7 @@ def _winners(players: Sequence[int], name_of: Mapping[int, Name], after: Positio
     """Who won; with their points when the game was played to its end (``after``)."""
     if not players:
         return Phrase(m.NOBODY_WON)
-    names = Listing(name_of.get(p) or m.player_name(p) for p in players)
+    names = Listing(name_of.get(p) or player_name(p) for p in players)
     points = None
     if after is not None:
         scores = after.scores()
@@ -144,14 +144,14 @@ def chat_log(
     ``names[p - 1]`` names player p (default ``"Player p"`` in that language).
     """
     words = words or catalogue()
-    name_of: dict[int, Name] = {p: m.player_name(p) for p in range(1, numplayers + 1)}
+    name_of: dict[int, Name] = {p: player_name(p) for p in range(1, numplayers + 1)}
     for p, name in enumerate(names or [], start=1):
         if p <= numplayers:
             name_of[p] = str(name)
     log: list[list[str]] = []
     for before, entry in pairwise(stack):
         actor = name_of[before.position.currplayer]
-        said = describe(entry.events, actor, name_of, entry.position)
+        said = move_sentences(entry.events, actor, name_of, entry.position)
         if said:
             log.append([entry.timestamp, *(words.say(phrase) for phrase in said)])
     return log

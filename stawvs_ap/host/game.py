@@ -28,8 +28,6 @@ from ..errors import (
     StawvsError,
 )
 from ..i18n import Catalogue, Phrase, catalogue
-from ..pictures.svg import board_svg
-from ..pictures.textboard import board_text
 from ..state.entry import ENGINE_VERSION, Entry, ends_game
 from ..state.reader import load_state
 from ..state.timestamps import utc_now
@@ -244,7 +242,9 @@ class StawvsGame:
             try:
                 position = Position.from_notation(notation, chosen)  # type: ignore[arg-type]
             except ValueError as exc:
-                raise InvalidStateError(ErrorCode.BAD_POSITION, f"not a position: {exc}") from None
+                raise InvalidStateError(
+                    f"not a position: {exc}", code=ErrorCode.BAD_POSITION
+                ) from None
         check_position(position)
         game = cls.__new__(cls)
         game._clock = _checked_clock(clock)
@@ -733,11 +733,17 @@ class StawvsGame:
     def __str__(self) -> str:
         """The text diagram of the position shown: board, last move, collections with
         their scores, and whose turn it is (:func:`~stawvs_ap.pictures.board_text`)."""
+        # The pictures are a floor above the host: imported when asked for, never when
+        # the game is (tests/test_layout.py allows this import and the next).
+        from ..pictures.textboard import board_text
+
         return board_text(self).rstrip("\n")
 
     def _repr_svg_(self) -> str:
         """The position shown, drawn (:func:`~stawvs_ap.pictures.board_svg`): what a
         notebook shows of a game."""
+        from ..pictures.svg import board_svg
+
         return board_svg(self)
 
     def __repr__(self) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..core.pyramids import PYRAMIDS, Pyramid
-from ..i18n import Message, Phrase, message, plural
+from ..i18n import Message, message, plural
 
 # -- verdicts on moves ------------------------------------------------------------------
 
@@ -129,11 +129,6 @@ ALREADY_COMPLETE: Final = message(
 )
 ALREADY_OVER: Final = message("ending.already-over", "The game is already over.")
 
-# -- names ------------------------------------------------------------------------------
-
-# TRANSLATORS: a player's name when the host gives none; {player} is 1 to
-# 4.
-PLAYER: Final = message("player.name", "Player {player}")
 # -- pyramids: each kind in each of the three places a sentence names it ---------------
 
 # TRANSLATORS: "pyramid.claimed.*": the pyramid a player claims, as the
@@ -213,11 +208,6 @@ def capped(pyramid: Pyramid | int) -> Message:
 def under_cap(pyramid: Pyramid | int) -> Message:
     """A pyramid under a cap, in a list: "a large blue pyramid"."""
     return _UNDER_CAP[pyramid]
-
-
-def player_name(player: int) -> Phrase:
-    """A player's name when the host gives none: "Player 2"."""
-    return Phrase(PLAYER, {"player": player})
 
 
 # -- the chat log -----------------------------------------------------------------------

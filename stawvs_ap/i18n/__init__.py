@@ -46,6 +46,7 @@ __all__ = [
     "EXPECTED_LANGUAGES",
     "LIST_AND",
     "LIST_SEPARATOR",
+    "PLAYER",
     "SOURCE_LANGUAGE",
     "Argument",
     "Catalogue",
@@ -58,6 +59,7 @@ __all__ = [
     "message",
     "messages",
     "negotiate",
+    "player_name",
     "plural",
 ]
 
@@ -145,6 +147,16 @@ def messages() -> dict[str, Message]:
 # list.separator.
 LIST_AND: Final = message("list.and", "{items} and {last}")
 LIST_SEPARATOR: Final = message("list.separator", ", ")
+# A player's name is said by the host's words (the chat log) and the pictures'
+# (the text board, the SVG), two floors apart, so it is declared here, below both.
+# TRANSLATORS: a player's name when the host gives none; {player} is 1 to
+# 4.
+PLAYER: Final = message("player.name", "Player {player}")
+
+
+def player_name(player: int) -> Phrase:
+    """A player's name when the host gives none: "Player 2"."""
+    return Phrase(PLAYER, {"player": player})
 
 
 class Catalogue:

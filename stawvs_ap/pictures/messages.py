@@ -1,7 +1,7 @@
 """Every word the pictures say to people: the text board and the SVG picture,
 declared once (see :mod:`stawvs_ap.i18n`).
 
-Player names and the pyramids' words come from :mod:`stawvs_ap.host.messages`;
+A player's default name comes from :mod:`stawvs_ap.i18n` (``player_name``);
 pyramid codes such as ``PI1``, cap marks such as ``@1`` and move strings stay
 as they are in every language.
 """

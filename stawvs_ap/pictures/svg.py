@@ -22,15 +22,15 @@ from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from ..core.moves import Move, MoveSyntaxError
-from ..core.position import EMPTY, Position, draw_positions_with
+from ..core.position import EMPTY, Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score, tree_points
 from ..core.squares import FILES, SQUARE_NAMES, Square
 from ..errors import ErrorCode, StawvsError
+from ..host.game import StawvsGame
 from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
 from . import messages as m
-from .textboard import player_labels
-from .view import GameView, view_of
+from .textboard import player_labels, shown_by
 
 __all__ = ["CAP_COLOURS", "HIGHLIGHTS", "PYRAMID_COLOURS", "board_svg"]
 
@@ -528,7 +528,7 @@ def _as_move(value: Move | str | None) -> Move | None:
 
 
 def board_svg(
-    shown: GameView | Position,
+    shown: StawvsGame | Position,
     size: int = 560,
     *,
     lastmove: Move | str | None = None,
@@ -566,7 +566,7 @@ def board_svg(
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT, f"the picture size must be {_MIN_SIZE} to {_MAX_SIZE} pixels"
         )
-    position, shown_move, winners, shown_locale = view_of(shown)
+    position, shown_move, winners, shown_locale = shown_by(shown)
     words = catalogue(shown_locale if locale is None else locale)
     move = _as_move(shown_move if lastmove is None else lastmove)
     pointed = [(_square(source), _square(dest)) for source, dest in arrows]
@@ -621,6 +621,3 @@ def board_svg(
         f'<rect width="{size}" height="{_num(height)}" fill="#fffdf8"/>',
     ]
     return "\n".join([*head, *body, "</svg>"]) + "\n"
-
-
-draw_positions_with(board_svg)

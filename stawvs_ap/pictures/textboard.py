@@ -12,17 +12,39 @@ score, and whose turn it is, or who won.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ..core.notation import CAP_MARK, format_diagram
 from ..core.position import Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score, tree_points
-from ..host.messages import player_name
-from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue
+from ..errors import ErrorCode, StawvsError
+from ..host.game import StawvsGame
+from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue, player_name
 from . import messages as m
-from .view import GameView, View, view_of
 
-__all__ = ["board_text", "player_labels"]
+__all__ = ["Shown", "board_text", "player_labels", "shown_by"]
+
+
+class Shown(NamedTuple):
+    """What a picture shows: the position, the move that led to it (text), the
+    winners once the game is over, and the language of the words (None: English,
+    a position's)."""
+
+    position: Position
+    lastmove: str | None
+    winners: list[int] | None
+    locale: str | None = None
+
+
+def shown_by(shown: StawvsGame | Position) -> Shown:
+    """What to draw of a game or a position; ``BAD_ARGUMENT`` for anything else."""
+    if isinstance(shown, Position):
+        return Shown(shown, None, shown.winners() if shown.is_over else None)
+    if isinstance(shown, StawvsGame):
+        winners = list(shown.winner) if shown.gameover else None
+        return Shown(shown.position, shown.lastmove, winners, shown.locale)
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot draw {type(shown).__name__}")
 
 
 def _collection_parts(collection: Sequence[int]) -> list[str]:
@@ -55,7 +77,7 @@ def _wrapped(parts: Sequence[str], width: int | None) -> list[str]:
 _INDENT = "    "
 
 
-def _status(view: View, names: Sequence[str], words: Catalogue) -> Phrase:
+def _status(view: Shown, names: Sequence[str], words: Catalogue) -> Phrase:
     position = view.position
     if view.winners is not None:
         winners = [names[p - 1] for p in view.winners]
@@ -77,7 +99,7 @@ def player_labels(numplayers: int, names: Sequence[str] | None, words: Catalogue
 
 
 def board_text(
-    shown: GameView | Position,
+    shown: StawvsGame | Position,
     *,
     names: Sequence[str] | None = None,
     width: int | None = None,
@@ -96,7 +118,7 @@ def board_text(
     columns stay aligned by the token's own length. The words are in
     ``locale``'s language (default: the game's, or English for a position).
     """
-    view = view_of(shown)
+    view = shown_by(shown)
     words = catalogue(view.locale if locale is None else locale)
     position = view.position
     labels = player_labels(position.rules.numplayers, names, words)

@@ -20,8 +20,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..core.pyramids import PYRAMIDS
-from ..host.messages import PLAYER
-from ..i18n import LIST_AND, LIST_SEPARATOR, Message, message, plural
+from ..i18n import LIST_AND, LIST_SEPARATOR, PLAYER, Message, message, plural
 
 # -- the page and its header ----------------------------------------------------------
 

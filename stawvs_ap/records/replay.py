@@ -18,7 +18,7 @@ from ..core.notation import parse_board
 from ..core.position import Position
 from ..core.squares import SQUARE_NAMES
 from ..core.variants import check_variants, rules_for
-from ..errors import InvalidRecordError, StawvsError
+from ..errors import ErrorCode, InvalidRecordError, StawvsError
 from ..host.game import StawvsGame
 from ..host.metadata import GAMEINFO, variant_ids_from_display_names
 from ..host.record import notable_results, ranks, record_time
@@ -300,7 +300,8 @@ def apply_move_or_ending(game: StawvsGame, move: str, player: int | None = None)
     elif player is None:
         kind = _ENDING_RESULT[ending]
         raise StawvsError(
-            "BAD_RECORD", f"its result must name the player, as {{'type': {kind!r}, 'player': p}}"
+            ErrorCode.BAD_RECORD,
+            f"its result must name the player, as {{'type': {kind!r}, 'player': p}}",
         )
     else:
         (game.resign if ending == "resign" else game.timeout)(player)

@@ -30,7 +30,7 @@ from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
-from .jsonrpc import INVALID_REQUEST, RpcError
+from .jsonrpc import INVALID_REQUEST, RpcError, ServiceErrorCode
 from .methods import (
     INT,
     LOCALE,
@@ -155,6 +155,7 @@ class SearchSlots:
                 SERVER_BUSY,
                 f"the server is already running {self.limit} searches: try again shortly",
                 {"limit": self.limit},
+                code=ServiceErrorCode.SERVER_BUSY,
             )
         try:
             yield

@@ -21,21 +21,19 @@ import json
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from types import TracebackType
 from typing import IO, Any, Final
 
+from stawvs_ap.bots.base import BotErrorCode
 from stawvs_ap.errors import ErrorCode, StawvsError
-from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES
+from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES, PROTOCOL_CODES, ServiceErrorCode
 
 __all__ = ["Client", "RemoteError"]
 
-#: Our names for the JSON-RPC error codes, used as the ``code`` of a RemoteError.
-RPC_CODES: Final = {
-    -32700: "PARSE_ERROR",
-    -32600: "INVALID_REQUEST",
-    -32601: "METHOD_NOT_FOUND",
-    -32602: "INVALID_PARAMS",
-    -32603: "INTERNAL_ERROR",
+#: Every code a server's refusal can carry in ``error.data.code``, by name.
+ENGINE_CODES: Final[dict[str, StrEnum]] = {
+    code.value: code for family in (ErrorCode, BotErrorCode, ServiceErrorCode) for code in family
 }
 
 State = str | Mapping[str, Any]
@@ -44,16 +42,17 @@ Result = dict[str, Any]
 
 class RemoteError(StawvsError):
     """An error response. ``code`` is the engine's code for application errors
-    (``rpc_code`` 1000) and a name from :data:`RPC_CODES` for protocol errors;
-    ``data`` is the response's ``error.data`` (or None)."""
+    (``rpc_code`` 1000) and the name of a protocol error
+    (:data:`~stawvs_ap.service.jsonrpc.PROTOCOL_CODES`) otherwise; ``data`` is
+    the response's ``error.data`` (or None)."""
 
     def __init__(self, rpc_code: int, message: str, data: Any = None) -> None:
-        code = data.get("code") if isinstance(data, dict) else None
-        if not isinstance(code, str):
-            code = RPC_CODES.get(rpc_code, "INTERNAL_ERROR")
-        if code not in ErrorCode.__members__:  # a newer server's code
-            code = "INTERNAL_ERROR"
-        super().__init__(ErrorCode(code), message)
+        named = data.get("code") if isinstance(data, dict) else None
+        code: StrEnum = PROTOCOL_CODES.get(rpc_code, ServiceErrorCode.INTERNAL_ERROR)
+        if isinstance(named, str):
+            # a newer server's code, unknown here, is an internal error
+            code = ENGINE_CODES.get(named, ServiceErrorCode.INTERNAL_ERROR)
+        super().__init__(code, message)
         self.rpc_code = rpc_code
         self.data = data
 

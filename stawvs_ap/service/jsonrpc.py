@@ -21,7 +21,10 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any, BinaryIO, Final
+
+from ..errors import StawvsError
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -36,6 +39,7 @@ __all__ = [
     "PARSE_ERROR",
     "Dispatch",
     "RpcError",
+    "ServiceErrorCode",
     "answer_line",
     "loads_bounded",
     "serve_lines",
@@ -70,12 +74,51 @@ _LOG = logging.getLogger(__name__)
 Dispatch = Callable[[str, "dict[str, Any] | list[Any]"], Any]
 
 
-class RpcError(Exception):
-    """A request that gets an error response: its code, message and data."""
+class ServiceErrorCode(StrEnum):
+    """The codes of the service's floor: a JSON-RPC error's name, for the
+    ``code`` of an :class:`RpcError` (and of the client's ``RemoteError``) whose
+    response is not a refusal by the engine (that one carries the engine's code)."""
 
-    def __init__(self, code: int, message: str, data: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.data = code, message, data
+    PARSE_ERROR = "PARSE_ERROR"
+    INVALID_REQUEST = "INVALID_REQUEST"
+    METHOD_NOT_FOUND = "METHOD_NOT_FOUND"
+    INVALID_PARAMS = "INVALID_PARAMS"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+    SERVER_BUSY = "SERVER_BUSY"
+
+
+#: The names of the JSON-RPC protocol's error codes.
+PROTOCOL_CODES: Final = {
+    PARSE_ERROR: ServiceErrorCode.PARSE_ERROR,
+    INVALID_REQUEST: ServiceErrorCode.INVALID_REQUEST,
+    METHOD_NOT_FOUND: ServiceErrorCode.METHOD_NOT_FOUND,
+    INVALID_PARAMS: ServiceErrorCode.INVALID_PARAMS,
+    INTERNAL_ERROR: ServiceErrorCode.INTERNAL_ERROR,
+}
+
+
+class RpcError(StawvsError):
+    """A request that gets an error response: ``rpc_code`` is the response's
+    ``error.code`` (the number on the wire), ``message`` and ``data`` its
+    message and data. ``code`` is the engine's own code for a refusal by the
+    engine (the one in ``data``), else ``code`` as given, else the name of a
+    protocol error (:data:`PROTOCOL_CODES`; ``INTERNAL_ERROR`` for another number)."""
+
+    def __init__(
+        self,
+        rpc_code: int,
+        message: str,
+        data: dict[str, Any] | None = None,
+        *,
+        code: StrEnum | None = None,
+    ) -> None:
+        given = (data or {}).get("code")
+        if isinstance(given, StrEnum):
+            code = given
+        elif code is None:
+            code = PROTOCOL_CODES.get(rpc_code, ServiceErrorCode.INTERNAL_ERROR)
+        super().__init__(code, message)
+        self.rpc_code, self.data = rpc_code, data
 
 
 def _dumps(value: object) -> str:
@@ -142,7 +185,7 @@ def _response(request: object, call: Dispatch) -> str | None:
     try:
         return _dumps({"jsonrpc": "2.0", "id": rid, "result": call(method, params)})
     except RpcError as failure:
-        return _error(rid, failure.code, failure.message, failure.data)
+        return _error(rid, failure.rpc_code, failure.message, failure.data)
     except Exception as exc:
         _LOG.exception("stawvs-ap serve: internal error in method %r", method[:80])
         return _error(rid, INTERNAL_ERROR, f"internal error ({type(exc).__name__})")

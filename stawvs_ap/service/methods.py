@@ -447,6 +447,8 @@ def call(method: str, params: dict[str, Any] | list[Any]) -> Result:
     checked = spec.check(params)
     try:
         return spec.run(checked)
+    except RpcError:
+        raise  # the method's own refusal, already a response's error (an RpcError is a StawvsError)
     except StawvsError as exc:
         raise RpcError(APP_ERROR, exc.message, {"code": exc.code}) from None
 

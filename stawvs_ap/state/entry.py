@@ -44,7 +44,7 @@ class Entry(NamedTuple):
 
     def ended_by(self, how: str, player: int | None, timestamp: str) -> Entry:
         """The entry that ends the game here outside the rules (see
-        :func:`~stawvs_ap.core.events.ending_events`; ``ValueError`` for no
+        :func:`~stawvs_ap.core.events.ending_events`; ``BAD_ARGUMENT`` for no
         ending, or a resignation or timeout of nobody)."""
         events = ending_events(how, player, self.position.rules.numplayers)
         return Entry(self.position, how, events, timestamp)

@@ -25,7 +25,7 @@ from ..core.events import (
 from ..core.pyramids import PYRAMIDS, Pyramid
 from ..core.squares import SQUARE_NAMES
 
-__all__ = ["describe", "results_of"]
+__all__ = ["pyramid_phrase", "results_of"]
 
 Result = dict[str, Any]
 _SIZE_NAMES: Final = ("small", "medium", "large")
@@ -35,7 +35,7 @@ _PHRASES: Final[tuple[str, ...]] = tuple(
 )
 
 
-def describe(pyramid: Pyramid | int) -> str:
+def pyramid_phrase(pyramid: Pyramid | int) -> str:
     """A pyramid as players name it: ``"a large blue pyramid"``."""
     return _PHRASES[pyramid]
 

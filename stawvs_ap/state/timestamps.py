@@ -12,6 +12,8 @@ import time
 from datetime import UTC, datetime
 from typing import Final
 
+from ..errors import ErrorCode, StawvsError
+
 __all__ = [
     "PATTERN",
     "format_timestamp",
@@ -27,14 +29,16 @@ _FORM: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z", re.ASC
 
 
 def parse_timestamp(text: object) -> datetime:
-    """The instant ``text`` names; ``ValueError`` unless it is exactly of the form
+    """The instant ``text`` names; ``BAD_ARGUMENT`` unless it is exactly of the form
     ``2025-12-12T00:00:00.000Z`` and a real date and time (no trailing newline)."""
     if not isinstance(text, str) or _FORM.fullmatch(text) is None:
-        raise ValueError(f"{text!r} is not a UTC time such as 2025-12-12T00:00:00.000Z")
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"{text!r} is not a UTC time such as 2025-12-12T00:00:00.000Z"
+        )
     try:
         return datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a real date and time") from None
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{text!r} is not a real date and time") from None
 
 
 def is_timestamp(text: object) -> bool:
@@ -54,7 +58,7 @@ _RFC_3339: Final = re.compile(
 
 def to_timestamp(value: object) -> str:
     """``value`` (a ``datetime``, naive ones taken as UTC, or RFC 3339 text with any
-    offset) as a timestamp of this module's form; ``ValueError`` otherwise."""
+    offset) as a timestamp of this module's form; ``BAD_ARGUMENT`` otherwise."""
     if isinstance(value, datetime):
         return format_timestamp(value)
     if isinstance(value, str) and _RFC_3339.fullmatch(value):
@@ -62,9 +66,10 @@ def to_timestamp(value: object) -> str:
             return format_timestamp(datetime.fromisoformat(value))
         except ValueError:
             pass
-    raise ValueError(
+    raise StawvsError(
+        ErrorCode.BAD_ARGUMENT,
         f"{value!r} is not a date and time such as 2025-12-12T00:00:00.000Z or "
-        "2025-12-12T02:00:00+02:00"
+        "2025-12-12T02:00:00+02:00",
     )
 
 

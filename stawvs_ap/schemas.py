@@ -1,8 +1,10 @@
 """The JSON Schemas (draft 2020-12) of what this package reads and writes, shipped inside it.
 
-The schema files are package data, read with :mod:`importlib.resources`, so
-they are there wherever the package is installed (from a wheel, an sdist
-or a checkout)::
+The schema files live at the top of the repository, in ``schemas/``, where
+hosts in any language find them; the wheel carries that folder as the data
+package ``stawvs_ap.schema_files`` (``pyproject.toml`` maps it), which this
+module reads with :mod:`importlib.resources`. Run from a checkout (an editable
+install, or the package on the path), it reads the checkout's ``schemas/``::
 
     >>> from stawvs_ap import schemas
     >>> schemas.names()
@@ -48,9 +50,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, Final
 
-from ..errors import ErrorCode, StawvsError
+from .errors import ErrorCode, StawvsError
 
 __all__ = ["FILES", "file_name", "load", "names", "text"]
 
@@ -104,4 +108,18 @@ def load(name: str) -> dict[str, Any]:
 
 @cache
 def _read(file: str) -> str:
-    return resources.files(__name__).joinpath(file).read_text(encoding="utf-8")
+    return _folder().joinpath(file).read_text(encoding="utf-8")
+
+
+#: The data package the wheel maps ``schemas/`` to (pyproject.toml's package-dir).
+_INSTALLED: Final = "stawvs_ap.schema_files"
+
+
+def _folder() -> Traversable:
+    """The checkout's ``schemas/`` when the package runs from a checkout (the
+    folder beside the package, with the project's ``pyproject.toml``), else the
+    installed copy the wheel put in ``stawvs_ap/schema_files/``."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "schemas").is_dir():
+        return root / "schemas"
+    return resources.files(_INSTALLED)
