@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Final
 
 from ..core.moves import Move
 from ..core.position import Position
+from ..errors import ErrorCode, StawvsError
 from .base import only_move
 from .knowledge import player_values
 from .simulate import TEMPERATURE, estimate_rewards, rewards
@@ -83,6 +85,62 @@ class Appraised:
     over: bool = False
     shares: tuple[float, ...] = ()
     iterations: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form, which :meth:`from_dict` reads back (a page that reviews
+        a game a few positions a request sends it back with the next request)."""
+        return {
+            "index": self.index,
+            "best": None if self.best is None else str(self.best),
+            "value": self.value,
+            "played_value": self.played_value,
+            "estimate": self.estimate,
+            "forced": self.forced,
+            "over": self.over,
+            "shares": list(self.shares),
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Appraised:
+        """The appraisal :meth:`to_dict` wrote; ``BAD_ARGUMENT`` naming what is wrong."""
+        if not isinstance(data, dict) or set(data) != _KEYS:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT,
+                f"an appraisal is an object with exactly {', '.join(sorted(_KEYS))}",
+            )
+        index, best = data["index"], data["best"]
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "an appraisal's index is a whole number")
+        if best is not None and not isinstance(best, str):
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "an appraisal's best move is text or null")
+        shares = data["shares"]
+        if not isinstance(shares, list) or len(shares) > 4 or not all(map(_is_share, shares)):
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "an appraisal's shares are 0 to 1")
+        for key in ("value", "played_value", "estimate"):
+            if data[key] is not None and not _is_share(data[key]):
+                raise StawvsError(ErrorCode.BAD_ARGUMENT, f"an appraisal's {key} is 0 to 1 or null")
+        for key in ("forced", "over"):
+            if not isinstance(data[key], bool):
+                raise StawvsError(ErrorCode.BAD_ARGUMENT, f"an appraisal's {key} is true or false")
+        return cls(
+            index,
+            best=None if best is None else Move.parse(best),
+            value=data["value"],
+            played_value=data["played_value"],
+            estimate=data["estimate"],
+            forced=data["forced"],
+            over=data["over"],
+            shares=tuple(float(s) for s in shares),
+        )
+
+
+_KEYS: Final = frozenset(
+    ("index", "best", "value", "played_value", "estimate", "forced", "over", "shares")
+)
+
+
+def _is_share(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
 
 
 def appraise(task: Appraisal, should_stop: Callable[[], bool] | None = None) -> Appraised:

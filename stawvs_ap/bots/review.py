@@ -15,6 +15,12 @@ the answers together:
   judgement follows it: an inaccuracy from :data:`INACCURACY`, a mistake from
   :data:`MISTAKE`, a blunder from :data:`BLUNDER`. A forced move (a lone pass)
   is never judged, nor a move whose exact values are equal.
+* The graph's points (``shares``) are every player's share after each ply.
+  With two players, the mover's is the mean of the two searches' views of the
+  move, the mover's (``value_after``) and the opponent's at the next position
+  (one less their best share), so that a search's optimism for the player it
+  searches for does not zigzag the lines; with three or four players, those
+  who did not move keep their last share.
 * A player's **accuracy** is the mean, over their unforced moves, of
   ``100 × (1 − min(1, loss / BLUNDER))``: 100 for a move that loses nothing,
   0 for one that loses a blunder's worth or more, in a straight line between.
@@ -49,6 +55,7 @@ __all__ = [
     "PlayerReview",
     "PlyReview",
     "Review",
+    "continue_review",
     "judge",
     "review",
     "review_many",
@@ -292,9 +299,16 @@ def _assemble(
         exact = before_exact and after_exact
         loss = max(0.0, before_value - after_value)
         judgement = None if answer.forced or (exact and loss == 0) else judge(loss)
-        shares[mover - 1] = after_value
+        shown = after_value
+        if players == 2 and not after_exact:
+            # The graph evens out the two searches' views: the mover's of the move
+            # played and the opponent's of the position it made.
+            following, _ = share_of(i + 1, mover)
+            if following is not None:
+                shown = (after_value + following) / 2
+        shares[mover - 1] = shown
         if players == 2:
-            shares[2 - mover] = 1.0 - after_value
+            shares[2 - mover] = 1.0 - shown
         if found[i + 1].over:
             shares = list(found[i + 1].shares)
         plies.append(
@@ -361,6 +375,45 @@ def _runner(jobs: int | None, cluster: str | None) -> tuple[Runner, Callable[[],
     return (LocalProcesses(jobs) if jobs and jobs > 1 else InProcess()), lambda: None
 
 
+def _review_of(
+    steps: Sequence[tuple[Any, Move | None]],
+    found: Sequence[Appraised],
+    spec: BotSpec,
+    budget: Budget,
+    seed: int | str,
+    seconds: float,
+) -> Review:
+    """The review of the plies whose positions ``found`` appraised (a prefix of
+    ``steps``: a review stopped halfway reviews the plies it can)."""
+    players = steps[0][0].rules.numplayers
+    if not found:
+        start: tuple[float, ...] = (1.0 / players,) * players
+        plies: list[PlyReview] = []
+    else:
+        if len(found) < len(steps):
+            steps = [*steps[: len(found) - 1], (steps[len(found) - 1][0], None)]
+        start, plies = _assemble(steps, found)
+    return Review(
+        numplayers=players,
+        start=start,
+        plies=tuple(plies),
+        players=_summaries(players, plies),
+        bot=str(spec),
+        seconds_per_move=budget.seconds,
+        iterations_per_move=budget.iterations,
+        seed=seed,
+        version=__version__,
+        seconds=seconds,
+    )
+
+
+def _budget(spec: BotSpec, seconds: float | None, iterations: int | None) -> Budget:
+    """The budget of one search: the one given, else the spec's own, else the bot's
+    default (``BAD_ARGUMENT`` out of range)."""
+    with spec.make(0) as bot:
+        return bot.budget(seconds, iterations)
+
+
 def review_many(
     games: Sequence[object],
     *,
@@ -384,9 +437,7 @@ def review_many(
     spec, budget or runner choice.
     """
     spec = _spec(bot)
-    budget = spec.make(0).budget(seconds_per_move, iterations_per_move)
-    # A bad budget is refused by Budget before any work; the spec's own values hold otherwise.
-    budget = Budget(budget.seconds, budget.iterations)
+    budget = _budget(spec, seconds_per_move, iterations_per_move)
     prepared = [_moves_of(game_of(g)) for g in games]
     tasks = [
         Appraisal(i, position, move, spec, seed, budget.seconds, budget.iterations)
@@ -411,26 +462,61 @@ def review_many(
     finally:
         release()
     seconds = time.perf_counter() - started
-    reviews = []
-    for steps, found in zip(prepared, answers, strict=True):
-        complete = [a for a in found if a is not None]
-        start, plies = _assemble(steps, complete)
-        players = steps[0][0].rules.numplayers
-        reviews.append(
-            Review(
-                numplayers=players,
-                start=start,
-                plies=tuple(plies),
-                players=_summaries(players, plies),
-                bot=str(spec),
-                seconds_per_move=budget.seconds,
-                iterations_per_move=budget.iterations,
-                seed=seed,
-                version=__version__,
-                seconds=seconds,
-            )
+    return [
+        _review_of(steps, [a for a in found if a is not None], spec, budget, seed, seconds)
+        for steps, found in zip(prepared, answers, strict=True)
+    ]
+
+
+def continue_review(
+    game_or_record: object,
+    appraised: Sequence[Appraised],
+    *,
+    count: int,
+    bot: str | BotSpec = "mcts",
+    seconds_per_move: float | None = None,
+    iterations_per_move: int | None = None,
+    seed: int | str = 1,
+) -> tuple[Review, list[Appraised], int]:
+    """A review made a few positions at a time (the playground's, over the
+    service): appraise the next ``count`` positions after those ``appraised``
+    (which must be the game's first ones, as an earlier call answered them) in
+    this process. Returns the review of the plies appraised so far, every
+    appraisal so far, and the number of positions in all; the same seed and
+    iteration budget give the review :func:`review` gives."""
+    spec = _spec(bot)
+    budget = _budget(spec, seconds_per_move, iterations_per_move)
+    steps = _moves_of(game_of(game_or_record))
+    found = list(appraised)
+    if len(found) > len(steps):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"{len(found)} appraisals for a game of {len(steps)} positions"
         )
-    return reviews
+    for i, answer in enumerate(found):
+        _check_appraisal(i, answer, steps[i][0])
+    started = time.perf_counter()
+    for i in range(len(found), min(len(steps), len(found) + count)):
+        position, move = steps[i]
+        found.append(
+            appraise(Appraisal(i, position, move, spec, seed, budget.seconds, budget.iterations))
+        )
+    seconds = time.perf_counter() - started
+    return _review_of(steps, found, spec, budget, seed, seconds), found, len(steps)
+
+
+def _check_appraisal(index: int, answer: Appraised, position: Any) -> None:
+    """``BAD_ARGUMENT`` unless ``answer`` could be the appraisal of ``position``."""
+    fits = (
+        answer.index == index
+        and answer.over == position.is_over
+        and (len(answer.shares) == position.rules.numplayers) == answer.over
+        and (answer.best is None or position.is_legal(answer.best))
+        and (answer.over or answer.forced or answer.value is not None)
+    )
+    if not fits:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"appraisal {index} is not one of this game's position {index}"
+        )
 
 
 def _owner_of(

@@ -44,6 +44,7 @@ from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .botargs import local_uid, seed_of, whole
 from .botcli import add_bot_commands
+from .reviewcli import add_review_command
 from .safe_io import (
     FileError,
     Interrupted,
@@ -380,6 +381,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_http_option(serve)
     add_playground_command(sub)
     add_bot_commands(sub)
+    add_review_command(sub)
     for subcommand in sub.choices.values():  # --lang after the command too
         subcommand.add_argument("--lang", metavar="TAG", default=argparse.SUPPRESS, help=_LANG_HELP)
     return parser

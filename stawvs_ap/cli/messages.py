@@ -167,3 +167,26 @@ PLAY_RECORD_WRITTEN: Final = message("play.record-written", "The game's record i
 PLAY_NO_RECORD: Final = message(
     "play.no-record", "The game is not over: no record written to {path}."
 )
+
+# -- stawvs-ap review: the table of a game review -------------------------------------------------
+
+# TRANSLATORS: the first line of a review; {bot} is a bot spec such as
+# mcts:iterations=2000 (keep it as it is), {seconds} the time the review took.
+REVIEW_HEADING: Final = message("review.heading", "Review by {bot}, in {seconds} s")
+# TRANSLATORS: the heads of the review table's columns: the ply's number, the
+# player who moved, the move played, the better move the bot found, and the
+# share of the win the move lost.
+REVIEW_COLUMN_PLY: Final = message("review.column-ply", "ply")
+REVIEW_COLUMN_PLAYER: Final = message("review.column-player", "player")
+REVIEW_COLUMN_MOVE: Final = message("review.column-move", "move")
+REVIEW_COLUMN_BETTER: Final = message("review.column-better", "better")
+REVIEW_COLUMN_LOSS: Final = message("review.column-loss", "loss")
+# TRANSLATORS: a player's summary under the table: {accuracy} from 0 to 100
+# (the % sign follows it); ?!, ? and ?? mark inaccuracies, mistakes and
+# blunders, each followed by their count: keep the marks as they are.
+REVIEW_SUMMARY: Final = message(
+    "review.summary",
+    "{name}: accuracy {accuracy}%, ?! {inaccuracies}, ? {mistakes}, ?? {blunders}",
+)
+# TRANSLATORS: as review.summary, for a player who made no move to judge.
+REVIEW_SUMMARY_NO_MOVES: Final = message("review.summary-no-moves", "{name}: no move to judge")

@@ -3,7 +3,7 @@ one client.
 
 The methods (:data:`METHODS`) take the game as ``state`` and keep nothing
 between requests: the game's own (:mod:`.methods`), the bots (:mod:`.bots`:
-``bot_move``, ``hint``) and what a page needs (:mod:`.views`: ``svg``,
+``bot_move``, ``hint``; :mod:`.reviews`: ``review``) and what a page needs (:mod:`.views`: ``svg``,
 ``summary``, ``undo``). :mod:`.jsonrpc` reads requests and writes answers for
 any table. They are served over standard input and output by :func:`serve`
 (``stawvs-ap serve``), and over HTTP by the ASGI application of
@@ -19,7 +19,7 @@ Python client of the first.
 
 from __future__ import annotations
 
-from . import bots, views
+from . import bots, reviews, views
 from .bots import SEARCHES, SERVER_BUSY
 from .methods import APP_ERROR, METHODS, Method, answer_line, call, serve
 
@@ -32,6 +32,7 @@ __all__ = [
     "answer_line",
     "bots",
     "call",
+    "reviews",
     "serve",
     "views",
 ]
