@@ -8,7 +8,7 @@ A developer tool of the checkout (it is not in the wheel)::
 It regenerates the schema files of the checkout it belongs to (the package data
 that :mod:`stawvs_ap.schemas` reads) from that checkout's package, whatever the
 current directory; ``--out DIR`` names another folder. ``protocol.schema.json``
-beside them is written by hand and left alone. The state and metadata schemas
+and ``review.schema.json`` beside them are written by hand and left alone. The state and metadata schemas
 start from the pydantic models (:class:`stawvs_ap.state.format.StateModel`,
 :class:`stawvs_ap.host.metadata.GameInfo`) and are then tightened to Stawvs:
 squares ``a1``–``h8``, pyramid codes, sizes 1–3, players 1–4, this engine
@@ -425,7 +425,7 @@ def gamerecord_schema() -> Schema:
 
 def build_schemas() -> dict[str, Schema]:
     """Every generated schema by file name (``state.schema.json`` …): all of
-    :data:`stawvs_ap.schemas.FILES` but the hand-written protocol schema."""
+    :data:`stawvs_ap.schemas.FILES` but the hand-written protocol and review schemas."""
     return {
         FILES["state"]: state_schema(),
         FILES["render"]: render_schema(),

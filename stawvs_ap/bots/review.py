@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .. import __version__
-from ..core.moves import Move
+from ..core.moves import Move, MoveSyntaxError
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
@@ -223,14 +223,21 @@ def _moves_of(game: StawvsGame) -> list[tuple[Any, Move | None]]:
     for i, position in enumerate(positions):
         move = None
         if i + 1 < count:
-            text = shown.load(i + 1).lastmove
-            parsed = Move.parse(text) if text else None
+            parsed = _parsed(shown.load(i + 1).lastmove)
             if parsed is not None and position.play(parsed)[0] == positions[i + 1]:
                 move = parsed
         steps.append((position, move))
         if move is None:
             break
     return steps
+
+
+def _parsed(text: str | None) -> Move | None:
+    """The move of a stack entry, None for an ending the host made (``resign``...)."""
+    try:
+        return Move.parse(text) if text else None
+    except MoveSyntaxError:
+        return None
 
 
 # -- putting the answers together ----------------------------------------------------------

@@ -346,6 +346,33 @@ class Client:
             locale=locale,
         )
 
+    def review(
+        self,
+        state: State | None = None,
+        record: Mapping[str, Any] | None = None,
+        bot: str | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        count: int | None = None,
+        appraised: list[Any] | None = None,
+    ) -> Result:
+        """The review of the game ``state`` or ``record``: the next ``count``
+        positions after those ``appraised`` (see the protocol's ``review``)."""
+        params = {
+            "state": state if state is None or isinstance(state, str) else dict(state),
+            "record": None if record is None else dict(record),
+            "bot": bot,
+            "seconds": seconds,
+            "iterations": iterations,
+            "seed": seed,
+            "count": count,
+            "appraised": appraised,
+        }
+        result: Result = self.call("review", {k: v for k, v in params.items() if v is not None})
+        return result
+
     def svg(
         self, state: State, ply: int | None = None, *, locale: str | None = None, **drawing: Any
     ) -> Result:
