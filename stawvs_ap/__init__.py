@@ -34,6 +34,7 @@ BAD_PLACEMENT
 
 from __future__ import annotations
 
+from .bots.solver import Solution, solve
 from .core.events import Event
 from .core.moves import Move
 from .core.position import Position
@@ -67,12 +68,14 @@ __all__ = [
     "Pyramid",
     "Rules",
     "Size",
+    "Solution",
     "Square",
     "StawvsError",
     "StawvsGame",
     "ValidationResult",
     "__version__",
     "from_record",
+    "solve",
 ]
 
 __version__ = "0.2.0.dev0"
