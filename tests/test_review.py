@@ -27,6 +27,7 @@ from stawvs_ap.bots.review import (
 from stawvs_ap.bots.runners import LocalProcesses
 from stawvs_ap.bots.spec import BotSpec
 from stawvs_ap.service import call
+from stawvs_ap.service.jsonrpc import INVALID_PARAMS
 from stawvs_ap.service.reviews import MAX_REVIEW_SECONDS, review_budget
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
@@ -307,4 +308,5 @@ def test_the_service_refuses_a_state_and_a_record_together() -> None:
         }
     )
     answer = json.loads(answer_line(line.encode()) or "{}")
-    assert answer["error"]["data"]["code"] == "BAD_ARGUMENT"
+    assert answer["error"]["code"] == INVALID_PARAMS
+    assert "'state' or 'record'" in answer["error"]["message"]

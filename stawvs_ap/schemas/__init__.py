@@ -40,8 +40,9 @@ choice, for example with ``jsonschema`` and ``referencing``::
     )
     jsonschema.Draft202012Validator(schemas.load("protocol"), registry=registry).validate(line)
 
-The files are written by a checkout's ``python devtools/schemagen.py`` (all but
-``protocol.schema.json`` and ``review.schema.json``, which are written by hand).
+The files are written by a checkout's ``python devtools/schemagen.py``; the
+protocol schema is made from the service's method declarations
+(:mod:`stawvs_ap.service.protocol`); ``review.schema.json`` is written by hand.
 """
 
 from __future__ import annotations

@@ -21,10 +21,11 @@ from ..bots.appraise import Appraised
 from ..bots.review import MAX_REVIEW_PLIES, continue_review
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, StawvsError
-from .bots import MAX_SEARCH_ITERATIONS, MAX_SEARCH_SECONDS, SEARCHES, SECONDS
-from .methods import INT, OBJECT, SEED, STATE, TEXT, Kind, Params, Result, _game, _method
+from .bots import ITERATIONS, MAX_SEARCH_ITERATIONS, MAX_SEARCH_SECONDS, SEARCHES, SECONDS
+from .protocol import INT, OBJECT, SEED, STATE, TEXT, Kind, Method, Params, Result, method, obj
+from .recent import game_of
 
-__all__ = ["DEFAULT_REVIEW_SECONDS", "MAX_REVIEW_SECONDS", "review_budget"]
+__all__ = ["DEFAULT_REVIEW_SECONDS", "MAX_REVIEW_SECONDS", "METHODS", "review_budget"]
 
 #: The most seconds of search one ``review`` request runs.
 MAX_REVIEW_SECONDS: Final = 10.0
@@ -34,7 +35,10 @@ DEFAULT_REVIEW_SECONDS: Final = 0.25
 APPRAISALS: Final = Kind(
     lambda v: isinstance(v, list) and len(v) <= MAX_REVIEW_PLIES + 1,
     f"a list of at most {MAX_REVIEW_PLIES + 1} appraisals, as an earlier review answered",
+    {"type": "array", "maxItems": MAX_REVIEW_PLIES + 1, "items": {"type": "object"}},
+    "Sequence[Mapping[str, Any]]",
 )
+COUNT: Final = Kind(INT.test, INT.what, {"type": "integer", "minimum": 1}, "int")
 
 
 def review_budget(
@@ -73,23 +77,35 @@ def review_budget(
     return count, MAX_REVIEW_SECONDS / count, iterations
 
 
-@_method(
+@method(
     "review",
-    {},
-    {
+    "A game review (docs/CONTRACT.md, 'Game reviews') of the game 'state' or 'record' "
+    "(one of them) by bot 'bot' (default 'mcts'), a few positions a request: the next "
+    "'count' positions (default: all) after those 'appraised' (the list an earlier answer "
+    "gave, sent back as it was), cut to at most 10 seconds of search a request. A "
+    "position's search gets 'seconds' (at most 5) and/or 'iterations' (1 to 20,000), else "
+    "the spec's own, else 0.25 seconds; 'seed' (default 1) makes it repeatable.",
+    optional={
         "state": STATE,
         "record": OBJECT,
         "bot": TEXT,
         "seconds": SECONDS,
-        "iterations": INT,
+        "iterations": ITERATIONS,
         "seed": SEED,
-        "count": INT,
+        "count": COUNT,
         "appraised": APPRAISALS,
     },
+    one_of=("state", "record"),
+    result=obj(
+        {
+            "review": {"$ref": "urn:stawvs-ap:schema:review"},
+            "appraised": {"type": "array", "items": {"type": "object"}},
+            "done": {"type": "integer", "minimum": 0},
+            "total": {"type": "integer", "minimum": 1},
+        }
+    ),
 )
-def _review(params: Params) -> Result:
-    if ("state" in params) == ("record" in params):
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, "review takes a state or a record, not both")
+def review(params: Params) -> Result:
     spec = BotSpec.parse(params.get("bot", "mcts"))
     count, seconds, iterations = review_budget(
         spec,
@@ -98,7 +114,7 @@ def _review(params: Params) -> Result:
         params.get("count", MAX_REVIEW_PLIES + 1),
     )
     appraised = [Appraised.from_dict(a) for a in params.get("appraised", [])]
-    game = _game(params) if "state" in params else params["record"]
+    game = game_of(params) if "state" in params else params["record"]
     with SEARCHES.held():
         found, answers, total = continue_review(
             game,
@@ -116,3 +132,6 @@ def _review(params: Params) -> Result:
         "total": total,
     }
 
+
+#: The review's methods, in the order the protocol lists them.
+METHODS: Final[tuple[Method, ...]] = (review,)
