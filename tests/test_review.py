@@ -4,6 +4,7 @@ players' accuracy, as the issue and docs/CONTRACT.md ("Game reviews") define the
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,16 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from stawvs_ap import InvalidRecordError, Position, StawvsError, StawvsGame, schemas
-from stawvs_ap.bots.appraise import Appraised
+from stawvs_ap import (
+    InvalidRecordError,
+    Move,
+    Position,
+    StawvsError,
+    StawvsGame,
+    from_record,
+    schemas,
+)
+from stawvs_ap.bots.appraise import Appraisal, Appraised, appraise
 from stawvs_ap.bots.review import (
     BLUNDER,
     INACCURACY,
@@ -25,6 +34,7 @@ from stawvs_ap.bots.review import (
     review_many,
 )
 from stawvs_ap.bots.runners import LocalProcesses
+from stawvs_ap.bots.solver import solve
 from stawvs_ap.bots.spec import BotSpec
 from stawvs_ap.service import call
 from stawvs_ap.service.jsonrpc import INVALID_PARAMS
@@ -87,8 +97,57 @@ def test_a_planted_move_that_loses_a_won_endgame_is_a_blunder() -> None:
     planted = found.plies[0]
     assert (planted.player, planted.move, planted.best) == (2, LOSING, WINNING)
     assert planted.judgement == "blunder"
-    assert planted.loss >= BLUNDER
+    assert planted.exact  # the solver proves the win before and the loss after
+    assert (planted.value_before, planted.value_after, planted.loss) == (1.0, 0.0, 1.0)
     assert found.players[1].blunders >= 1
+
+
+def test_without_the_solver_the_search_still_finds_the_planted_blunder() -> None:
+    found = review(endgame_after(LOSING), bot=BOT, seed=1, solver_nodes=0)
+    planted = found.plies[0]
+    assert planted.judgement == "blunder"
+    assert not planted.exact
+
+
+def tail_of(record: dict[str, Any], plies: int) -> StawvsGame:
+    """The last ``plies`` plies of a record's game, as a game of their own."""
+    whole = from_record(record)
+    count = len(whole.stack)
+    game = StawvsGame.from_position(whole.load(count - 1 - plies).position)
+    for index in range(count - plies, count):
+        game.move(str(whole.load(index).lastmove))
+    return game
+
+
+def test_every_proven_optimal_move_goes_unjudged() -> None:
+    game = tail_of(golden_record("2p-hole-seed-2"), 12)
+    found = review(game, bot="mcts:iterations=30", seed=1, solver_nodes=10_000)
+    checked = 0
+    for ply in found.plies:
+        position = game.load(ply.ply - 1).position
+        solution = solve(position, nodes=10_000)
+        if solution.proven and solution.best and Move.parse(ply.move) in solution.best:
+            assert ply.exact and ply.judgement is None and ply.loss == 0, ply
+            checked += 1
+    assert checked >= 8
+
+
+def test_a_proven_position_costs_no_search() -> None:
+    position = Position.from_notation(ENDGAME)
+    task = Appraisal(0, position, Move.parse(WINNING), BotSpec.parse(BOT), 1, None, 400, 2_000)
+    found = appraise(task)
+    assert found.exact and found.played_exact and found.iterations == 0
+    searched = appraise(dataclasses.replace(task, solver_nodes=0))
+    assert not searched.exact and searched.iterations > 0
+
+
+def test_with_three_players_only_a_guaranteed_win_is_exact() -> None:
+    game = tail_of(golden_record("3p-default-seed-1"), 16)
+    found = review(game, bot="mcts:iterations=20", seed=1, solver_nodes=10_000)
+    assert any(ply.exact and not ply.forced for ply in found.plies)
+    for ply in found.plies:
+        if ply.exact and not ply.forced:
+            assert ply.value_before == 1.0, ply
 
 
 def test_the_winning_move_of_the_endgame_goes_unjudged() -> None:

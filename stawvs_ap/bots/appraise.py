@@ -21,6 +21,7 @@ from ..errors import ErrorCode, StawvsError
 from .base import only_move
 from .knowledge import player_values
 from .simulate import TEMPERATURE, estimate_rewards, rewards
+from .solver import solve
 from .spec import BotSpec
 
 __all__ = ["Appraisal", "Appraised", "appraise", "final_shares", "task_seed"]
@@ -61,6 +62,7 @@ class Appraisal:
     seed: int | str
     seconds: float | None
     iterations: int | None
+    solver_nodes: int = 0
 
 
 @dataclass(frozen=True)
@@ -68,11 +70,13 @@ class Appraised:
     """What :func:`appraise` found about a position.
 
     ``best`` and ``value`` are the best move and the mover's share of the win
-    with it (None when the game is over there or the move is forced);
+    with it (None when the game is over there or the move is forced), ``exact``
+    when the solver proved it;
     ``played_value`` is the mover's share after the played move when the search
     weighed it, else ``estimate`` is the mover's share of the position after it
     by the static evaluation (3–4 players only; with two players the review
-    reads it from the next position's search). ``forced`` is true for a lone
+    reads it from the next position's search); ``played_exact`` when the
+    played move is one of those the solver proved best. ``forced`` is true for a lone
     legal move, ``over`` for a finished game, whose ``shares`` are exact.
     """
 
@@ -85,6 +89,8 @@ class Appraised:
     over: bool = False
     shares: tuple[float, ...] = ()
     iterations: int = 0
+    exact: bool = False
+    played_exact: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form, which :meth:`from_dict` reads back (a page that reviews
@@ -98,6 +104,8 @@ class Appraised:
             "forced": self.forced,
             "over": self.over,
             "shares": list(self.shares),
+            "exact": self.exact,
+            "played_exact": self.played_exact,
         }
 
     @classmethod
@@ -119,7 +127,7 @@ class Appraised:
         for key in ("value", "played_value", "estimate"):
             if data[key] is not None and not _is_share(data[key]):
                 raise StawvsError(ErrorCode.BAD_ARGUMENT, f"an appraisal's {key} is 0 to 1 or null")
-        for key in ("forced", "over"):
+        for key in ("forced", "over", "exact", "played_exact"):
             if not isinstance(data[key], bool):
                 raise StawvsError(ErrorCode.BAD_ARGUMENT, f"an appraisal's {key} is true or false")
         return cls(
@@ -131,16 +139,58 @@ class Appraised:
             forced=data["forced"],
             over=data["over"],
             shares=tuple(float(s) for s in shares),
+            exact=data["exact"],
+            played_exact=data["played_exact"],
         )
 
 
 _KEYS: Final = frozenset(
-    ("index", "best", "value", "played_value", "estimate", "forced", "over", "shares")
+    (
+        "index",
+        "best",
+        "value",
+        "played_value",
+        "estimate",
+        "forced",
+        "over",
+        "shares",
+        "exact",
+        "played_exact",
+    )
 )
 
 
 def _is_share(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
+
+
+#: A proven outcome's share of the win for the mover of a two-player game.
+_OUTCOME_SHARES: Final = {"win": 1.0, "shared": 0.5, "loss": 0.0}
+
+
+def _proven(task: Appraisal) -> Appraised | None:
+    """The appraisal the exact solver proves within ``task.solver_nodes`` positions:
+    with two players, every proven outcome; with three or four, whose proven
+    value is what the mover can guarantee against all the others, only a
+    guaranteed win, and only when the played move keeps it (a move that does
+    not is searched for its value). None otherwise."""
+    if task.solver_nodes <= 0:
+        return None
+    solution = solve(task.position, nodes=task.solver_nodes)
+    if not solution.proven or not solution.best or solution.outcome is None:
+        return None
+    keeps = task.played is not None and task.played in solution.best
+    if task.position.rules.numplayers > 2 and not (solution.outcome == "win" and keeps):
+        return None
+    value = _OUTCOME_SHARES[solution.outcome]
+    return Appraised(
+        task.index,
+        best=task.played if keeps else solution.best[0],
+        value=value,
+        played_value=value if keeps else None,
+        exact=True,
+        played_exact=keeps,
+    )
 
 
 def appraise(task: Appraisal, should_stop: Callable[[], bool] | None = None) -> Appraised:
@@ -160,6 +210,9 @@ def appraise(task: Appraisal, should_stop: Callable[[], bool] | None = None) -> 
         return Appraised(task.index, over=True, shares=tuple(final_shares(position)))
     if only_move(position) is not None:
         return Appraised(task.index, forced=True)
+    proven = _proven(task)
+    if proven is not None:
+        return proven
     with task.bot.make(task_seed(task.seed, task.index)) as bot:
         candidates = bot.analyse(position, seconds=task.seconds, iterations=task.iterations)
         iterations = getattr(bot, "last_iterations", 0)

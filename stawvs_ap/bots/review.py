@@ -44,6 +44,7 @@ from ..records import from_record
 from .appraise import Appraisal, Appraised, appraise
 from .base import Budget
 from .runners import InProcess, LocalProcesses, Runner
+from .solver import MAX_NODES
 from .spec import BotSpec
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "INACCURACY",
     "MAX_REVIEW_PLIES",
     "MISTAKE",
+    "SOLVER_NODES",
     "Judgement",
     "PlayerReview",
     "PlyReview",
@@ -65,6 +67,9 @@ __all__ = [
 INACCURACY: Final = 0.10
 MISTAKE: Final = 0.20
 BLUNDER: Final = 0.30
+#: The positions the exact solver visits at most on each position of a review
+#: before the search takes over: the last plies of a game, about 0.05 s.
+SOLVER_NODES: Final = 2_000
 #: The most plies a review looks at (a game of Stawvs has fewer than 200).
 MAX_REVIEW_PLIES: Final = 400
 
@@ -155,7 +160,8 @@ class PlayerReview:
 @dataclass(frozen=True)
 class Review:
     """The review of a game: its plies, each player's summary, the shares at the
-    start, and how it was made (bot, budget a move, seed, version, seconds)."""
+    start, and how it was made (bot, budget a move, the solver's budget a
+    position, seed, version, seconds)."""
 
     numplayers: int
     start: tuple[float, ...]
@@ -167,6 +173,7 @@ class Review:
     seed: int | str
     version: str
     seconds: float
+    solver_nodes: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form documented in docs/CONTRACT.md (``review.schema.json``)."""
@@ -175,6 +182,7 @@ class Review:
             "bot": self.bot,
             "seconds_per_move": self.seconds_per_move,
             "iterations_per_move": self.iterations_per_move,
+            "solver_nodes": self.solver_nodes,
             "seed": self.seed,
             "version": self.version,
             "seconds": round(self.seconds, 2),
@@ -259,6 +267,7 @@ def _assemble(
             exact_at[i] = True
         elif answer.value is not None:
             mover_share[i] = answer.value
+            exact_at[i] = answer.exact
         elif answer.forced and players == 2 and i + 1 < len(steps):
             after = steps[i + 1][0]
             following = mover_share[i + 1]
@@ -294,8 +303,8 @@ def _assemble(
         mover = position.currplayer
         answer = found[i]
         after_value, after_exact = share_of(i + 1, mover)
-        if answer.played_value is not None:
-            after_value, after_exact = answer.played_value, False
+        if answer.played_value is not None and (answer.played_exact or not after_exact):
+            after_value, after_exact = answer.played_value, answer.played_exact
         elif after_value is None:
             after_value = answer.estimate
         before_value, before_exact = share_of(i, mover)
@@ -389,6 +398,7 @@ def _review_of(
     budget: Budget,
     seed: int | str,
     seconds: float,
+    solver_nodes: int,
 ) -> Review:
     """The review of the plies whose positions ``found`` appraised (a prefix of
     ``steps``: a review stopped halfway reviews the plies it can)."""
@@ -411,7 +421,16 @@ def _review_of(
         seed=seed,
         version=__version__,
         seconds=seconds,
+        solver_nodes=solver_nodes,
     )
+
+
+def _solver_nodes(nodes: object) -> int:
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or not 0 <= nodes <= MAX_NODES:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"solver_nodes is a whole number from 0 to {MAX_NODES:,}"
+        )
+    return nodes
 
 
 def _budget(spec: BotSpec, seconds: float | None, iterations: int | None) -> Budget:
@@ -428,6 +447,7 @@ def review_many(
     seconds_per_move: float | None = None,
     iterations_per_move: int | None = None,
     seed: int | str = 1,
+    solver_nodes: int = SOLVER_NODES,
     jobs: int | None = None,
     cluster: str | None = None,
     runner: Runner | None = None,
@@ -440,14 +460,17 @@ def review_many(
 
     The budget of one search is ``seconds_per_move`` and/or
     ``iterations_per_move``, else the spec's own, else the bot's default.
-    ``BAD_RECORD`` for a record that does not replay, ``BAD_ARGUMENT`` for a bad
+    The exact solver (:func:`~stawvs_ap.bots.solver.solve`) first looks at
+    each position, visiting at most ``solver_nodes`` positions (0: never); a
+    position it proves costs no search. ``BAD_RECORD`` for a record that does not replay, ``BAD_ARGUMENT`` for a bad
     spec, budget or runner choice.
     """
     spec = _spec(bot)
     budget = _budget(spec, seconds_per_move, iterations_per_move)
+    solver_nodes = _solver_nodes(solver_nodes)
     prepared = [_moves_of(game_of(g)) for g in games]
     tasks = [
-        Appraisal(i, position, move, spec, seed, budget.seconds, budget.iterations)
+        Appraisal(i, position, move, spec, seed, budget.seconds, budget.iterations, solver_nodes)
         for steps in prepared
         for i, (position, move) in enumerate(steps)
     ]
@@ -470,7 +493,9 @@ def review_many(
         release()
     seconds = time.perf_counter() - started
     return [
-        _review_of(steps, [a for a in found if a is not None], spec, budget, seed, seconds)
+        _review_of(
+            steps, [a for a in found if a is not None], spec, budget, seed, seconds, solver_nodes
+        )
         for steps, found in zip(prepared, answers, strict=True)
     ]
 
@@ -484,6 +509,7 @@ def continue_review(
     seconds_per_move: float | None = None,
     iterations_per_move: int | None = None,
     seed: int | str = 1,
+    solver_nodes: int = SOLVER_NODES,
 ) -> tuple[Review, list[Appraised], int]:
     """A review made a few positions at a time (the playground's, over the
     service): appraise the next ``count`` positions after those ``appraised``
@@ -493,6 +519,7 @@ def continue_review(
     iteration budget give the review :func:`review` gives."""
     spec = _spec(bot)
     budget = _budget(spec, seconds_per_move, iterations_per_move)
+    solver_nodes = _solver_nodes(solver_nodes)
     steps = _moves_of(game_of(game_or_record))
     found = list(appraised)
     if len(found) > len(steps):
@@ -505,10 +532,15 @@ def continue_review(
     for i in range(len(found), min(len(steps), len(found) + count)):
         position, move = steps[i]
         found.append(
-            appraise(Appraisal(i, position, move, spec, seed, budget.seconds, budget.iterations))
+            appraise(
+                Appraisal(
+                    i, position, move, spec, seed, budget.seconds, budget.iterations, solver_nodes
+                )
+            )
         )
     seconds = time.perf_counter() - started
-    return _review_of(steps, found, spec, budget, seed, seconds), found, len(steps)
+    review = _review_of(steps, found, spec, budget, seed, seconds, solver_nodes)
+    return review, found, len(steps)
 
 
 def _check_appraisal(index: int, answer: Appraised, position: Any) -> None:
@@ -544,6 +576,7 @@ def review(
     seconds_per_move: float | None = None,
     iterations_per_move: int | None = None,
     seed: int | str = 1,
+    solver_nodes: int = SOLVER_NODES,
     jobs: int | None = None,
     cluster: str | None = None,
     progress: Progress | None = None,
@@ -567,6 +600,7 @@ def review(
         seconds_per_move=seconds_per_move,
         iterations_per_move=iterations_per_move,
         seed=seed,
+        solver_nodes=solver_nodes,
         jobs=jobs,
         cluster=cluster,
         progress=progress,
