@@ -354,6 +354,8 @@ class Client:
         seed: int | str | None = None,
         count: int | None = None,
         appraised: Sequence[Mapping[str, Any]] | None = None,
+        names: Sequence[str] | None = None,
+        locale: str | None = None,
     ) -> Result:
         """The review of the game ``state`` or ``record``: the next ``count``
         positions after those ``appraised`` (see the protocol's ``review``)."""
@@ -366,6 +368,8 @@ class Client:
             "seed": seed,
             "count": count,
             "appraised": appraised,
+            "names": names,
+            "locale": locale,
         }
         result: Result = self.call("review", {k: v for k, v in params.items() if v is not None})
         return result

@@ -22,7 +22,22 @@ from ..bots.review import MAX_REVIEW_PLIES, continue_review
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, StawvsError
 from .bots import ITERATIONS, MAX_SEARCH_ITERATIONS, MAX_SEARCH_SECONDS, SEARCHES, SECONDS
-from .protocol import INT, OBJECT, SEED, STATE, TEXT, Kind, Method, Params, Result, method, obj
+from ..pictures.evalgraph import evaluation_svg
+from .protocol import (
+    INT,
+    LOCALE,
+    NAMES,
+    OBJECT,
+    SEED,
+    STATE,
+    TEXT,
+    Kind,
+    Method,
+    Params,
+    Result,
+    method,
+    obj,
+)
 from .recent import game_of
 
 __all__ = ["DEFAULT_REVIEW_SECONDS", "MAX_REVIEW_SECONDS", "METHODS", "review_budget"]
@@ -84,7 +99,9 @@ def review_budget(
     "'count' positions (default: all) after those 'appraised' (the list an earlier answer "
     "gave, sent back as it was), cut to at most 10 seconds of search a request. A "
     "position's search gets 'seconds' (at most 5) and/or 'iterations' (1 to 20,000), else "
-    "the spec's own, else 0.25 seconds; 'seed' (default 1) makes it repeatable.",
+    "the spec's own, else 0.25 seconds; 'seed' (default 1) makes it repeatable. 'graph' is "
+    "the evaluation graph of the plies so far (SVG), its words in 'locale', players named "
+    "'names'.",
     optional={
         "state": STATE,
         "record": OBJECT,
@@ -94,11 +111,14 @@ def review_budget(
         "seed": SEED,
         "count": COUNT,
         "appraised": APPRAISALS,
+        "names": NAMES,
+        "locale": LOCALE,
     },
     one_of=("state", "record"),
     result=obj(
         {
             "review": {"$ref": "urn:stawvs-ap:schema:review"},
+            "graph": {"type": "string"},
             "appraised": {"type": "array", "items": {"type": "object"}},
             "done": {"type": "integer", "minimum": 0},
             "total": {"type": "integer", "minimum": 1},
@@ -127,6 +147,9 @@ def review(params: Params) -> Result:
         )
     return {
         "review": found.to_dict(),
+        "graph": evaluation_svg(
+            found.start, found.plies, names=params.get("names"), locale=params.get("locale")
+        ),
         "appraised": [a.to_dict() for a in answers],
         "done": len(answers),
         "total": total,
