@@ -150,7 +150,7 @@ def test_the_graph_says_in_words_what_it_shows() -> None:
     root = ET.fromstring(evaluation_svg((0.5, 0.5), plies, names=["Ann", "Bob"]))
     assert root.get("role") == "img"
     desc = root.findtext(f"{SVG}desc") or ""
-    assert "Ann: 50% of the win at the start, 90% at the end." in desc
+    assert "Ann: share of the win from 50% to 90%." in desc
     assert "Ply 1, Bob: d5, blunder; better: e4." in desc
     german = ET.fromstring(evaluation_svg((0.5, 0.5), plies, locale="de"))
     assert (german.findtext(f"{SVG}title") or "") != (root.findtext(f"{SVG}title") or "")

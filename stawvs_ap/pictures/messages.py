@@ -69,13 +69,15 @@ REVIEW_BLUNDER: Final = message("review.blunder", "blunder")
 # TRANSLATORS: the title of the evaluation graph: each player's share of the
 # win (from 0% to 100%) after every ply (one move of one player).
 REVIEW_GRAPH_TITLE: Final = message("review.graph-title", "Share of the win, ply by ply")
-# TRANSLATORS: one line of the graph's text alternative per player; {start}
-# and {end} are percentages (the % sign follows them).
+# TRANSLATORS: one line of the graph's text alternative per player: their
+# share of the win at the start and at the end; {start} and {end} are
+# percentages (the % sign follows them).
 REVIEW_PLAYER_LINE: Final = message(
-    "review.player-line", "{name}: {start}% of the win at the start, {end}% at the end."
+    "review.player-line", "{name}: share of the win from {start}% to {end}%."
 )
 # TRANSLATORS: a marked move on the graph; {ply} is its number, {move} the
-# move string, {judgement} one of review.inaccuracy, review.mistake, review.blunder.
+# move string, {judgement} one of review.inaccuracy, review.mistake,
+# review.blunder.
 REVIEW_MARK: Final = message("review.mark", "Ply {ply}, {name}: {move}, {judgement}.")
 # TRANSLATORS: as review.mark, with {best}, the move the bot found better.
 REVIEW_MARK_BETTER: Final = message(

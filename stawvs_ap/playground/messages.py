@@ -227,6 +227,34 @@ PYRAMID_LABELS: Final = (
 )
 assert [m.id.rsplit(".", 1)[1] for m in PYRAMID_LABELS] == [p.code for p in PYRAMIDS]
 
+# -- the game review (under the board) ---------------------------------------------------------
+
+# TRANSLATORS: the button that has a bot review the whole game: where it was
+# won and lost, move by move.
+REVIEW: Final = message("page.button.review", "Review")
+# TRANSLATORS: the button that stops a review under way.
+REVIEW_STOP: Final = message("page.button.stop-review", "Stop review")
+REVIEW_HEADING: Final = message("page.review.heading", "Review")
+# TRANSLATORS: {done} and {total} count positions of the game.
+REVIEW_PROGRESS: Final = message("page.review.progress", "Reviewing: {done} of {total} positions")
+REVIEW_STOPPED: Final = message(
+    "page.review.stopped", "Review stopped after {done} of {total} positions."
+)
+REVIEW_DONE: Final = message(
+    "page.review.done", "Review done: click the graph or a marked move to see it."
+)
+# TRANSLATORS: a player's line under the graph; {accuracy} is from 0 to
+# 100 (the % sign follows it); ?!, ? and ?? mark inaccuracies, mistakes and
+# blunders, each followed by their count: keep the marks as they are.
+REVIEW_ACCURACY: Final = message(
+    "page.review.accuracy",
+    "{name}: accuracy {accuracy}%, ?! {inaccuracies}, ? {mistakes}, ?? {blunders}",
+)
+# TRANSLATORS: the labels of the two arrows drawn on a reviewed position: the
+# move that was played and the better one the bot found.
+REVIEW_PLAYED: Final = message("page.review.played", "played")
+REVIEW_BETTER: Final = message("page.review.better", "better")
+
 # -- errors ----------------------------------------------------------------------------------
 
 ERROR_OFFLINE: Final = message("page.error.offline", "The server cannot be reached.")

@@ -51,6 +51,7 @@ const game = {
 };
 let partial = ""; // the move being built by clicks
 let hints = []; // the candidates of the last hint
+let arrows = []; // [{move, label}]: a reviewed move and the better one, drawn as arrows
 let view = null; // the last summary
 let svgText = "";
 let variantNames = new Map(); // variant uid -> its name, in the page's language
@@ -140,6 +141,7 @@ async function draw({ board = false, click = null } = {}) {
   if (hints.length) {
     picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
   }
+  if (arrows.length) picture.hints = [...(picture.hints ?? []), ...arrows];
   const calls = [["svg", worded(picture)]];
   if (!board || !view) calls.push(["summary", shown]);
   const [svg, summary] = await batch(calls);
@@ -204,6 +206,7 @@ function showButtons() {
 // -- changing the game ------------------------------------------------------------
 
 function setState(state) {
+  arrows = [];
   game.state = state;
   game.ply = null;
   game.redo = [];
@@ -331,12 +334,13 @@ async function hint() {
   say(t("page.status.hint", { move: answer.best }));
 }
 
-async function show(ply) {
+async function show(ply, drawn = []) {
   if (!view) return;
   const target = Math.max(0, Math.min(view.plies, ply));
   game.ply = target >= view.plies ? null : target;
   partial = "";
   hints = [];
+  arrows = drawn;
   $("hint-list").replaceChildren();
   await draw();
 }
@@ -567,6 +571,8 @@ window.stawvs = {
     showSeats(view?.numplayers ?? 2, seatOf);
     seatsChanged();
   },
+  // Shows stack entry `ply` with `drawn` ([{move, label}]) as arrows (the review's).
+  showArrows: (ply, drawn) => act(() => show(ply, drawn)),
   // Resolves once no action runs and no bot is about to move.
   idle: () =>
     new Promise((resolve) => {
