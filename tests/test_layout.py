@@ -41,6 +41,7 @@ FLOORS = {
     "stawvs_ap.cli": 8,
     "stawvs_ap.__main__": 9,
     "stawvs_ap.schemas": 0,
+    "stawvs_ap.version": 0,
     # The root re-exports the public API from the floors below the tools.
     "stawvs_ap": 5,
 }

@@ -37,7 +37,7 @@ from threading import Lock
 from types import TracebackType
 from typing import Any
 
-from .. import __version__
+from ..version import __version__
 from ..errors import ErrorCode, StawvsError
 from .runners import Done, Play, T
 

@@ -36,11 +36,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .. import __version__
 from ..core.moves import Move, MoveSyntaxError
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..records import from_record
+from ..version import __version__
 from .appraise import Appraisal, Appraised, appraise
 from .base import Budget
 from .runners import InProcess, LocalProcesses, Runner
@@ -462,8 +462,8 @@ def review_many(
     ``iterations_per_move``, else the spec's own, else the bot's default.
     The exact solver (:func:`~stawvs_ap.bots.solver.solve`) first looks at
     each position, visiting at most ``solver_nodes`` positions (0: never); a
-    position it proves costs no search. ``BAD_RECORD`` for a record that does not replay, ``BAD_ARGUMENT`` for a bad
-    spec, budget or runner choice.
+    position it proves costs no search. ``BAD_RECORD`` for a record that does
+    not replay, ``BAD_ARGUMENT`` for a bad spec, budget or runner choice.
     """
     spec = _spec(bot)
     budget = _budget(spec, seconds_per_move, iterations_per_move)
