@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from stawvs_ap import StawvsGame  # noqa: E402
-from stawvs_ap.bots import GreedyBot  # noqa: E402
-from stawvs_ap.bots.appraise import Appraisal, appraise  # noqa: E402
-from stawvs_ap.bots.review import SOLVER_NODES, _moves_of, review  # noqa: E402
-from stawvs_ap.bots.spec import BotSpec  # noqa: E402
+from stawvs_ap import StawvsGame
+from stawvs_ap.bots import GreedyBot
+from stawvs_ap.bots.appraise import Appraisal, appraise
+from stawvs_ap.bots.review import SOLVER_NODES, _moves_of, review
+from stawvs_ap.bots.spec import BotSpec
 
 #: Seeds whose greedy game lasts exactly 60 plies, by player count.
 SEEDS = {2: 1, 3: 3}
@@ -81,9 +81,10 @@ def main() -> int:
         f"review of a {plies}-ply {args.players}-player game, mcts at {args.seconds:g} s a move, "
         f"--jobs {args.jobs}: {wall:.1f} s (bound {args.bound:g} s)"
     )
-    print(f"  {judged} moves judged; accuracy by player: " + ", ".join(
-        "-" if p.accuracy is None else f"{p.accuracy:.0f}" for p in found.players
-    ))
+    print(
+        f"  {judged} moves judged; accuracy by player: "
+        + ", ".join("-" if p.accuracy is None else f"{p.accuracy:.0f}" for p in found.players)
+    )
     print(
         f"  {proven} positions proven by the solver: {spent:.2f} s in all, "
         f"{iterations} search iterations"

@@ -242,9 +242,7 @@ def test_a_review_a_few_positions_at_a_time_is_the_review_at_once() -> None:
     found: list[Appraised] = []
     sizes = []
     while True:
-        part, found, total = continue_review(
-            game, found, count=3, bot=RANDOM_BOT, seed=4
-        )
+        part, found, total = continue_review(game, found, count=3, bot=RANDOM_BOT, seed=4)
         sizes.append(len(part.plies))
         if len(found) == total:
             break

@@ -37,8 +37,8 @@ from threading import Lock
 from types import TracebackType
 from typing import Any
 
-from ..version import __version__
 from ..errors import ErrorCode, StawvsError
+from ..version import __version__
 from .runners import Done, Play, T
 
 __all__ = ["STOP_POLL_SECONDS", "Cluster", "dask_distributed"]

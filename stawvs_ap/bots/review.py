@@ -356,9 +356,7 @@ def _summaries(players: int, plies: Iterable[PlyReview]) -> tuple[PlayerReview, 
     out = []
     for player, own in mine.items():
         judged = [p for p in own if not p.forced]
-        accuracy = (
-            sum(move_accuracy(p.loss) for p in judged) / len(judged) if judged else None
-        )
+        accuracy = sum(move_accuracy(p.loss) for p in judged) / len(judged) if judged else None
         out.append(
             PlayerReview(
                 player,
@@ -378,6 +376,10 @@ def _spec(bot: str | BotSpec) -> BotSpec:
     return bot if isinstance(bot, BotSpec) else BotSpec.parse(bot)
 
 
+def _nothing() -> None:
+    """What letting go of a runner that holds nothing takes."""
+
+
 def _runner(jobs: int | None, cluster: str | None) -> tuple[Runner, Callable[[], None]]:
     if cluster is not None:
         if jobs is not None:
@@ -388,7 +390,7 @@ def _runner(jobs: int | None, cluster: str | None) -> tuple[Runner, Callable[[],
         return connected, connected.close
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise StawvsError(ErrorCode.BAD_ARGUMENT, f"jobs is a whole number from 1, not {jobs!r}")
-    return (LocalProcesses(jobs) if jobs and jobs > 1 else InProcess()), lambda: None
+    return (LocalProcesses(jobs) if jobs and jobs > 1 else InProcess()), _nothing
 
 
 def _review_of(
@@ -477,7 +479,7 @@ def review_many(
     owners = [(k, i) for k, steps in enumerate(prepared) for i in range(len(steps))]
     where = {id(task): owner for task, owner in zip(tasks, owners, strict=True)}
     answers: list[list[Appraised | None]] = [[None] * len(s) for s in prepared]
-    chosen, release = (runner, lambda: None) if runner is not None else _runner(jobs, cluster)
+    chosen, release = (runner, _nothing) if runner is not None else _runner(jobs, cluster)
     started = time.perf_counter()
     total, done = len(tasks), 0
     if progress is not None:

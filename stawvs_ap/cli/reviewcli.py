@@ -25,7 +25,7 @@ from ..bots.options import SECONDS
 from ..bots.review import Review, review_many
 from ..bots.spec import BotSpec, options_help
 from ..host.messages import player_name
-from ..i18n import Catalogue, Phrase, catalogue
+from ..i18n import Argument, Catalogue, Phrase, catalogue
 from ..pictures.evalgraph import MARKS, evaluation_svg
 from . import messages as m
 from .botargs import BOT_HELP, BotCliError, Outputs, declared, seed_of, spec_argument, whole
@@ -108,7 +108,7 @@ def review_table(found: Review, names: Sequence[str], words: Catalogue) -> str:
         if summary.accuracy is None:
             lines.append(words.say(Phrase(m.REVIEW_SUMMARY_NO_MOVES, {"name": name})))
             continue
-        args = {
+        args: dict[str, Argument] = {
             "name": name,
             "accuracy": round(summary.accuracy),
             "inaccuracies": summary.inaccuracies,
@@ -157,14 +157,15 @@ def _cmd_review(args: argparse.Namespace, io: Transaction) -> Outputs:
     if args.json:
         documents = [r.to_dict() for r in reviews]
         outputs[args.json] = (
-            json.dumps(documents if several else documents[0], indent=2, ensure_ascii=False)
-            + "\n"
+            json.dumps(documents if several else documents[0], indent=2, ensure_ascii=False) + "\n"
         )
     if args.svg:
         found = reviews[0]
-        names = _names(read[0][1], found.numplayers)
         outputs[args.svg] = evaluation_svg(
-            found.start, found.plies, names=names, locale=args.locale
+            found.start,
+            found.plies,
+            names=_names(read[0][1], found.numplayers),
+            locale=args.locale,
         )
     return outputs
 
@@ -185,8 +186,7 @@ def add_review_command(sub: argparse._SubParsersAction[_P]) -> None:
         "files",
         nargs="+",
         metavar="FILE",
-        help="a game record (ours or Abstract Play's) or a state; several are reviewed "
-        "together",
+        help="a game record (ours or Abstract Play's) or a state; several are reviewed together",
     )
     parser.add_argument(
         "--bot",

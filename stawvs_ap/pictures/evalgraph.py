@@ -21,7 +21,7 @@ from typing import Final, Protocol
 from xml.sax.saxutils import escape
 
 from ..host.messages import player_name
-from ..i18n import Catalogue, Phrase, catalogue
+from ..i18n import Argument, Catalogue, Phrase, catalogue
 from . import messages as m
 from .svg import CAP_COLOURS
 
@@ -95,7 +95,7 @@ def graph_description(
 
 def _mark_text(ply: GraphPly, names: Sequence[str], words: Catalogue) -> str:
     assert ply.judgement is not None
-    args = {
+    args: dict[str, Argument] = {
         "ply": ply.ply,
         "name": names[ply.player - 1],
         "move": ply.move,
@@ -162,13 +162,15 @@ def evaluation_svg(
             f'fill="{_INK}">{_percent(share)}%</text>'
         )
     step = max(1, round(count / 8 / 5) * 5) if count > 10 else 1
-    for ply in range(0, count + 1, step):
+    for tick in range(0, count + 1, step):
         parts.append(
-            f'<text x="{_num(x(ply))}" y="{height - 8}" text-anchor="middle" '
-            f'fill="{_INK}">{ply}</text>'
+            f'<text x="{_num(x(tick))}" y="{height - 8}" text-anchor="middle" '
+            f'fill="{_INK}">{tick}</text>'
         )
     for p in range(players):
-        points = [(x(0), y(start[p]))] + [(x(k + 1), y(ply.shares[p])) for k, ply in enumerate(plies)]
+        points = [(x(0), y(start[p]))] + [
+            (x(k + 1), y(ply.shares[p])) for k, ply in enumerate(plies)
+        ]
         path = " ".join(f"{_num(px)},{_num(py)}" for px, py in points)
         fill, outline, _ = CAP_COLOURS[p % len(CAP_COLOURS)]
         dash = _DASHES[p % len(_DASHES)]

@@ -80,7 +80,9 @@ __all__ = [
 
 #: Every method of the protocol by name, in the order the protocol lists them:
 #: each module's own list (a new module of methods is added here).
-METHODS: Final[dict[str, Method]] = table(game.METHODS, bots.METHODS, reviews.METHODS, views.METHODS)
+METHODS: Final[dict[str, Method]] = table(
+    game.METHODS, bots.METHODS, reviews.METHODS, views.METHODS
+)
 
 
 # -- serving ------------------------------------------------------------------------

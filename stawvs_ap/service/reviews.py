@@ -21,8 +21,8 @@ from ..bots.appraise import Appraised
 from ..bots.review import MAX_REVIEW_PLIES, continue_review
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, StawvsError
-from .bots import ITERATIONS, MAX_SEARCH_ITERATIONS, MAX_SEARCH_SECONDS, SEARCHES, SECONDS
 from ..pictures.evalgraph import evaluation_svg
+from .bots import ITERATIONS, MAX_SEARCH_ITERATIONS, MAX_SEARCH_SECONDS, SEARCHES, SECONDS
 from .protocol import (
     INT,
     LOCALE,
