@@ -187,7 +187,7 @@ def test_every_ply_has_its_fields_and_the_loss_is_never_below_zero() -> None:
 
 
 def test_a_players_summary_counts_their_judgements() -> None:
-    found = review(golden_record(), bot="mcts:iterations=60", seed=1)
+    found = review(short_game(12), bot="mcts:iterations=40", seed=1)
     for summary in found.players:
         own = [p for p in found.plies if p.player == summary.player]
         assert summary.blunders == sum(p.judgement == "blunder" for p in own)
@@ -275,7 +275,7 @@ def test_a_bad_bot_spec_is_refused_before_any_search() -> None:
 
 def test_a_resigned_game_is_reviewed_up_to_the_resignation() -> None:
     record: dict[str, Any] = json.loads((GOLDEN / "2p-default-seed-3-resign.json").read_text())
-    found = review(record, bot="mcts:iterations=20", seed=1)
+    found = review(record, bot="mcts:iterations=10", seed=1, solver_nodes=0)
     assert found.plies
     assert "resign" not in [p.move for p in found.plies]
 
@@ -301,9 +301,12 @@ def review_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schemas.load("review"), registry=registry)
 
 
-@pytest.mark.parametrize("name", ["2p-default-seed-1", "3p-hole+hey-seed-1"])
+@pytest.mark.parametrize(
+    "name", ["2p-default-seed-1", pytest.param("3p-hole+hey-seed-1", marks=pytest.mark.slow)]
+)
 def test_the_json_of_a_review_validates_against_its_schema(name: str) -> None:
-    document = review(golden_record(name), bot="mcts:iterations=30", seed=1).to_dict()
+    found = review(golden_record(name), bot="mcts:iterations=10", seed=1, solver_nodes=0)
+    document = found.to_dict()
     assert list(review_validator().iter_errors(document)) == []
 
 
@@ -316,6 +319,7 @@ def test_the_schema_refuses_a_review_without_its_judgements() -> None:
 # -- over the service ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_service_reviews_a_record_in_requests_of_a_few_positions() -> None:
     record = golden_record()
     params: dict[str, Any] = {"record": record, "bot": "mcts:iterations=30", "count": 20}

@@ -58,6 +58,7 @@ def test_review_speaks_the_players_language(
     assert "accuracy" not in out
 
 
+@pytest.mark.slow
 def test_review_writes_the_json_and_the_graph(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -163,6 +164,7 @@ def test_every_ply_of_the_graph_can_be_clicked() -> None:
     assert [c.get("data-ply") for c in columns] == [str(n) for n in range(1, 11)]
 
 
+@pytest.mark.slow
 def test_a_reviews_graph_ends_at_the_games_result() -> None:
     game = StawvsGame.new(2, seed=3)
     while not game.gameover:
