@@ -175,3 +175,36 @@ def test_a_reviews_graph_ends_at_the_games_result() -> None:
     assert found.plies[-1].shares == expected
     assert ET.fromstring(evaluation_svg(found.start, found.plies)).tag == f"{SVG}svg"
     assert schemas.load("review")["$id"] == "urn:stawvs-ap:schema:review"
+
+
+def test_review_draws_a_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "stawvs_ap", "review", str(short_state(tmp_path)), "--bot", BOT],
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            env={**os.environ, "PYTHONPATH": str(root)},
+            timeout=120,
+            check=False,
+        )
+        os.close(follower)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal is closed: everything was read
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 0
+    assert b"7/7 positions" in drawn and b"[" in drawn
