@@ -371,3 +371,33 @@ def test_the_service_refuses_a_state_and_a_record_together() -> None:
     answer = json.loads(answer_line(line.encode()) or "{}")
     assert answer["error"]["code"] == INVALID_PARAMS
     assert "'state' or 'record'" in answer["error"]["message"]
+
+
+@pytest.mark.slow
+def test_a_review_over_http_never_holds_up_the_other_requests() -> None:
+    pytest.importorskip("uvicorn", reason="the web extra is not installed")
+    import threading
+    import time
+
+    from http_support import rpc, running
+
+    from stawvs_ap.service.http import create_app
+
+    record = golden_record()
+    with running(lambda hosts: create_app(hosts=hosts)) as port:
+        answers: list[Any] = []
+        reviewing = threading.Thread(
+            target=lambda: answers.append(
+                rpc(port, "review", {"record": record, "seconds": 0.5, "count": 6})
+            )
+        )
+        reviewing.start()
+        time.sleep(0.5)  # the review is searching now
+        started = time.perf_counter()
+        moves = rpc(port, "moves", {"state": short_game(4).serialize()})
+        waited = time.perf_counter() - started
+        still_reviewing = reviewing.is_alive()
+        reviewing.join(30)
+    assert "result" in moves and waited < 1.5
+    assert still_reviewing
+    assert answers[0]["result"]["done"] == 6
