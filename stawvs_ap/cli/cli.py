@@ -264,8 +264,7 @@ def _methods_help() -> str:
     width = max(map(len, METHODS))
     lines = ["methods (parameters by name; ? marks an optional one):"]
     for name, method in METHODS.items():
-        params = [*method.required, *(f"{p}?" for p in method.optional)]
-        lines.append(f"  {name:<{width}}  {', '.join(params)}".rstrip())
+        lines.append(f"  {name:<{width}}  {method.call_help()}".rstrip())
     return "\n".join(lines)
 
 

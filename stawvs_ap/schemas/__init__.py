@@ -39,8 +39,9 @@ choice, for example with ``jsonschema`` and ``referencing``::
     )
     jsonschema.Draft202012Validator(schemas.load("protocol"), registry=registry).validate(line)
 
-The files are written by a checkout's ``python devtools/schemagen.py`` (all but
-``protocol.schema.json``, which is written by hand).
+The files are written by a checkout's ``python devtools/schemagen.py``; the
+protocol schema is made from the service's method declarations
+(:mod:`stawvs_ap.service.protocol`).
 """
 
 from __future__ import annotations

@@ -24,24 +24,27 @@ from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
 from .jsonrpc import INVALID_REQUEST, RpcError
-from .methods import (
+from .protocol import (
     INT,
     LOCALE,
+    PLAYED_PROPERTIES,
     SEED,
     STATE,
     TEXT,
     Kind,
+    Method,
     Params,
     Result,
-    _game,
-    _method,
-    _played,
+    method,
+    obj,
 )
+from .recent import game_of, played
 
 __all__ = [
     "MAX_SEARCH_ITERATIONS",
     "MAX_SEARCH_SECONDS",
     "MAX_TOP",
+    "METHODS",
     "SEARCHES",
     "SERVER_BUSY",
     "SearchSlots",
@@ -65,7 +68,16 @@ def _is_seconds(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
 
 
-SECONDS: Final = Kind(_is_seconds, "a positive number of seconds")
+SECONDS: Final = Kind(
+    _is_seconds,
+    "a positive number of seconds",
+    {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_SEARCH_SECONDS},
+    "float",
+)
+ITERATIONS: Final = Kind(
+    INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_SEARCH_ITERATIONS}, "int"
+)
+TOP: Final = Kind(INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_TOP}, "int")
 
 
 class SearchSlots:
@@ -153,19 +165,30 @@ def search_budget(
     return (MAX_SEARCH_SECONDS if seconds is None else float(seconds)), iterations
 
 
-_SEARCH: Final = {"seconds": SECONDS, "iterations": INT, "seed": SEED, "locale": LOCALE}
+_SEARCH: Final = {"seconds": SECONDS, "iterations": ITERATIONS, "seed": SEED, "locale": LOCALE}
 
 
 def _to_move(params: Params) -> StawvsGame:
     """The game of ``params``, refused as a move on it is when it is over (in its language)."""
-    game = _game(params)
+    game = game_of(params)
     if game.gameover:
         raise IllegalMoveError(ErrorCode.GAMEOVER, catalogue(game.locale).say(GAME_OVER))
     return game
 
 
-@_method("bot_move", {"state": STATE, "bot": TEXT}, _SEARCH)
-def _bot_move(params: Params) -> Result:
+@method(
+    "bot_move",
+    "The move of bot 'bot' (a spec such as 'mcts' or 'uct:iterations=500'), played. A "
+    "search's budget: 'seconds' (at most 5) and/or 'iterations' (1 to 20,000), else the "
+    "spec's own, else 1 second; 'seed' makes it repeatable.",
+    required={"state": STATE, "bot": TEXT},
+    optional=_SEARCH,
+    result={
+        "description": "The bot's move and, as 'move' answers, the game after it.",
+        **obj({"move": {"type": "string"}, **PLAYED_PROPERTIES}),
+    },
+)
+def bot_move(params: Params) -> Result:
     spec = BotSpec.parse(params["bot"])
     seconds, iterations = search_budget(spec, params.get("seconds"), params.get("iterations"))
     game = _to_move(params)
@@ -173,11 +196,29 @@ def _bot_move(params: Params) -> Result:
     with SEARCHES.held():
         move = bot.choose(game, seconds=seconds, iterations=iterations)
     game.move(move)
-    return {"move": str(move), **_played(game)}
+    return {"move": str(move), **played(game)}
 
 
-@_method("hint", {"state": STATE}, {"bot": TEXT, "top": INT, **_SEARCH})
-def _hint(params: Params) -> Result:
+_CANDIDATE: Final = obj(
+    {"move": {"type": "string"}, "visits": {"type": "integer"}, "value": {"type": "number"}}
+)
+
+
+@method(
+    "hint",
+    "The best moves for the player to move by bot 'bot' (default 'mcts'): at most 'top' (1 "
+    "to 20, default 5). The search's budget as bot_move's.",
+    required={"state": STATE},
+    optional={"bot": TEXT, "top": TOP, **_SEARCH},
+    result=obj(
+        {
+            "player": {"type": "integer"},
+            "best": {"type": "string"},
+            "candidates": {"type": "array", "minItems": 1, "items": _CANDIDATE},
+        }
+    ),
+)
+def hint(params: Params) -> Result:
     spec = BotSpec.parse(params.get("bot", "mcts"))
     top = params.get("top", 5)
     if not 1 <= top <= MAX_TOP:
@@ -192,3 +233,7 @@ def _hint(params: Params) -> Result:
         "best": str(candidates[0].move),
         "candidates": [c.to_dict() for c in candidates],
     }
+
+
+#: The bots' methods, in the order the protocol lists them.
+METHODS: Final[tuple[Method, ...]] = (bot_move, hint)
