@@ -255,6 +255,22 @@ MUTANTS: tuple[Mutant, ...] = (
         "                    if best >= beta:\n",
     ),
     Mutant(
+        "mcts-samples-proven-children",
+        "MCTS-Solver",
+        "the search's selection goes on sampling children already proven",
+        "stawvs_ap/bots/mcts.py",
+        "        skip_proven = self.solve\n",
+        "        skip_proven = False\n",
+    ),
+    Mutant(
+        "mcts-throws-away-a-proven-win",
+        "MCTS-Solver",
+        "the root's ranking puts moves proven to win after the open ones",
+        "stawvs_ap/bots/mcts.py",
+        "        return wins + middle + lost\n",
+        "        return middle + wins + lost\n",
+    ),
+    Mutant(
         "templates-forget-the-percent-sign",
         "the words' fast path",
         "templates made ready for the % operator leave a literal percent sign unescaped",
