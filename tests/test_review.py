@@ -137,7 +137,8 @@ def test_a_proven_position_costs_no_search() -> None:
     task = Appraisal(0, position, Move.parse(WINNING), BotSpec.parse(BOT), 1, None, 400, 2_000)
     found = appraise(task)
     assert found.exact and found.played_exact and found.iterations == 0
-    searched = appraise(dataclasses.replace(task, solver_nodes=0))
+    searching = BotSpec.parse("mcts:iterations=400,solve=false")  # its own solver off
+    searched = appraise(dataclasses.replace(task, solver_nodes=0, bot=searching))
     assert not searched.exact and searched.iterations > 0
 
 

@@ -223,6 +223,9 @@ class Solver:
 
     def _ordered(self, position: Position, first: Move | None = None) -> Iterator[Move]:
         """The legal moves, the likely best first (``first`` before all)."""
+        if position.must_pass():  # the one move: nothing to order (half the nodes, late)
+            yield from position.legal_moves()
+            return
         if first is not None:
             yield first
         entries = move_priors(position)

@@ -153,6 +153,24 @@ HINT_LINE: Final = plural(
     count="visits",
 )
 
+# TRANSLATORS: a hint when the endgame solver has proven the position:
+# {player} is the name of the player to move, {margin} how many points ahead
+# of the best of the others they end with best play ("proven": exactly
+# computed, not estimated).
+HINT_PROVEN_WIN: Final = plural(
+    "page.hint.proven-win",
+    "{player} wins by {margin} point (proven)",
+    "{player} wins by {margin} points (proven)",
+    count="margin",
+)
+HINT_PROVEN_SHARED: Final = message("page.hint.proven-shared", "{player} shares the win (proven)")
+HINT_PROVEN_LOSS: Final = plural(
+    "page.hint.proven-loss",
+    "{player} loses by {margin} point (proven)",
+    "{player} loses by {margin} points (proven)",
+    count="margin",
+)
+
 # -- new game, load and save -----------------------------------------------------------------
 
 NEW_HEADING: Final = message("page.new.heading", "New game")

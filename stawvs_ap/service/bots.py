@@ -1,9 +1,12 @@
-"""Bots over the service: ``bot_move`` fills a seat, ``hint`` lists the best moves.
+"""Bots over the service: ``bot_move`` fills a seat, ``hint`` lists the best moves,
+``solve`` gives the exact value of an endgame.
 
 Every search is bounded: its budget is the call's (``seconds``,
 ``iterations``), else the spec's own, else the bot's default, and is refused
 beyond :data:`MAX_SEARCH_SECONDS` and :data:`MAX_SEARCH_ITERATIONS`; an
-iteration budget also stops at :data:`MAX_SEARCH_SECONDS` of wall time. At
+iteration budget also stops at :data:`MAX_SEARCH_SECONDS` of wall time; a
+solver's budget is ``seconds`` (default 1) and ``nodes``, within the same
+seconds and :data:`MAX_SOLVE_NODES`. At
 most :data:`SEARCHES` ``.limit`` searches run at once in one process; one
 more is refused at once with :data:`SERVER_BUSY`, so a crowd of searches can
 neither queue without end nor starve the other requests of threads. Both
@@ -18,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
+from ..bots.solver import Solver
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
@@ -43,6 +47,7 @@ from .recent import game_of, played
 __all__ = [
     "MAX_SEARCH_ITERATIONS",
     "MAX_SEARCH_SECONDS",
+    "MAX_SOLVE_NODES",
     "MAX_TOP",
     "METHODS",
     "SEARCHES",
@@ -55,6 +60,9 @@ __all__ = [
 MAX_SEARCH_SECONDS: Final = 5.0
 #: The most iterations a search over the service may be given.
 MAX_SEARCH_ITERATIONS: Final = 20_000
+#: The most positions ``solve`` may visit (about a minute and a half of search; the
+#: seconds stop it first).
+MAX_SOLVE_NODES: Final = 2_000_000
 #: The most candidates ``hint`` lists.
 MAX_TOP: Final = 20
 #: ``error.code`` of a search refused because every search slot is taken
@@ -76,6 +84,9 @@ SECONDS: Final = Kind(
 )
 ITERATIONS: Final = Kind(
     INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_SEARCH_ITERATIONS}, "int"
+)
+NODES: Final = Kind(
+    INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_SOLVE_NODES}, "int"
 )
 TOP: Final = Kind(INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_TOP}, "int")
 
@@ -235,5 +246,50 @@ def hint(params: Params) -> Result:
     }
 
 
+_MOVES: Final = {"type": "array", "items": {"type": "string"}}
+
+
+@method(
+    "solve",
+    "The exact value of the position for the player to move, by the endgame solver: "
+    "'margin' (their final score less the best other, every other player against them), "
+    "'outcome', every move reaching it ('best') and one line of best play, when 'proven' "
+    "within the budget: 'seconds' (at most 5, default 1) and/or 'nodes' (positions "
+    "visited, 1 to 2,000,000).",
+    required={"state": STATE},
+    optional={"seconds": SECONDS, "nodes": NODES, "locale": LOCALE},
+    result=obj(
+        {
+            "player": {"type": "integer"},
+            "margin": {"type": ["integer", "null"]},
+            "outcome": {"enum": ["win", "shared", "loss", None]},
+            "best": {"oneOf": [_MOVES, {"type": "null"}]},
+            "line": _MOVES,
+            "proven": {"type": "boolean"},
+            "bound": {"type": ["integer", "null"]},
+            "nodes": {"type": "integer"},
+            "seconds": {"type": "number"},
+        }
+    ),
+)
+def solve(params: Params) -> Result:
+    seconds = params.get("seconds", DEFAULT_SECONDS)
+    nodes = params.get("nodes")
+    if not 0 < seconds <= MAX_SEARCH_SECONDS:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"a search over the service takes at most {MAX_SEARCH_SECONDS:g} seconds",
+        )
+    if nodes is not None and not 1 <= nodes <= MAX_SOLVE_NODES:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"the solver over the service visits 1 to {MAX_SOLVE_NODES:,} positions",
+        )
+    game = _to_move(params)
+    with SEARCHES.held():
+        solution = Solver().solve(game, seconds=seconds, nodes=nodes)
+    return {"player": game.currplayer, **solution.to_dict()}
+
+
 #: The bots' methods, in the order the protocol lists them.
-METHODS: Final[tuple[Method, ...]] = (bot_move, hint)
+METHODS: Final[tuple[Method, ...]] = (bot_move, hint, solve)

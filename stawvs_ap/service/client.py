@@ -343,6 +343,16 @@ class Client:
             locale=locale,
         )
 
+    def solve(
+        self,
+        state: State,
+        *,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._call("solve", state=state, seconds=seconds, nodes=nodes, locale=locale)
+
     def review(
         self,
         state: State | None = None,

@@ -139,7 +139,7 @@ async function draw({ board = false, click = null } = {}) {
   if (partial) picture.move = partial;
   if (click) picture.click = click;
   if (hints.length) {
-    picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
+    picture.hints = hints.map((c) => ({ move: c.move, label: c.label ?? c.value.toFixed(2) }));
   }
   if (arrows.length) picture.hints = [...(picture.hints ?? []), ...arrows];
   const calls = [["svg", worded(picture)]];
@@ -320,6 +320,22 @@ async function randomMove() {
 async function hint() {
   if (!view || view.gameover || !latest()) return;
   say(t("page.status.hinting"));
+  // The endgame solver first, briefly: a proven position needs no estimate.
+  const solved = await rpc("solve", worded({ state: game.state, seconds: Math.min(game.think, 1) }));
+  if (solved.proven) {
+    const label = solved.margin > 0 ? `+${solved.margin}` : String(solved.margin);
+    hints = solved.best.slice(0, 3).map((move) => ({ move, label }));
+    $("hint-list").replaceChildren(
+      ...hints.map((c) => {
+        const item = document.createElement("li");
+        item.textContent = c.move;
+        return item;
+      }),
+    );
+    await draw({ board: true });
+    say(provenWords(solved));
+    return;
+  }
   const answer = await rpc("hint", worded({ state: game.state, bot: "mcts", seconds: game.think, top: 3 }));
   hints = answer.candidates;
   $("hint-list").replaceChildren(
@@ -332,6 +348,14 @@ async function hint() {
   );
   await draw({ board: true });
   say(t("page.status.hint", { move: answer.best }));
+}
+
+// "Player 2 wins by 3 points (proven)": the solver's verdict for the player to move.
+function provenWords(solved) {
+  const player = nameOf(solved.player);
+  if (solved.margin > 0) return tn("page.hint.proven-win", solved.margin, { player, margin: solved.margin });
+  if (solved.margin < 0) return tn("page.hint.proven-loss", -solved.margin, { player, margin: -solved.margin });
+  return t("page.hint.proven-shared", { player });
 }
 
 async function show(ply, drawn = []) {
