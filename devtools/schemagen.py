@@ -8,9 +8,11 @@ A developer tool of the checkout (it is not in the wheel)::
 It regenerates the schema files of the checkout it belongs to (its top-level
 ``schemas/``, which :mod:`stawvs_ap.schemas` reads and the wheel ships) from
 that checkout's package, whatever the current directory; ``--out DIR`` names
-another folder. ``protocol.schema.json`` beside them is written by hand and
-left alone. The state and metadata schemas start from the pydantic models
-(:class:`stawvs_ap.state.format.StateModel`,
+another folder. ``protocol.schema.json`` is made from the service's method
+declarations (:func:`stawvs_ap.service.protocol.protocol_schema` of
+:data:`stawvs_ap.service.methods.METHODS`). ``review.schema.json`` is written by
+hand and left alone. The state and metadata schemas
+start from the pydantic models (:class:`stawvs_ap.state.format.StateModel`,
 :class:`stawvs_ap.host.metadata.GameInfo`) and are then tightened to Stawvs:
 squares ``a1``–``h8``, pyramid codes, sizes 1–3, players 1–4, this engine
 version. The render, result and record schemas are written out here, since no
@@ -35,6 +37,8 @@ if str(CHECKOUT) not in sys.path:
 from stawvs_ap.core.variants import VARIANTS  # noqa: E402
 from stawvs_ap.host.metadata import DEFAULT_SETUP_NAME, GAMEINFO, GameInfo  # noqa: E402
 from stawvs_ap.schemas import FILES  # noqa: E402
+from stawvs_ap.service.methods import METHODS  # noqa: E402
+from stawvs_ap.service.protocol import protocol_schema  # noqa: E402
 from stawvs_ap.state.entry import ENDINGS, ENGINE_VERSION  # noqa: E402
 from stawvs_ap.state.format import StateModel  # noqa: E402
 
@@ -425,14 +429,15 @@ def gamerecord_schema() -> Schema:
 
 
 def build_schemas() -> dict[str, Schema]:
-    """Every generated schema by file name (``state.schema.json`` …): all of
-    :data:`stawvs_ap.schemas.FILES` but the hand-written protocol schema."""
+    """Every schema by file name (``state.schema.json`` …): each of
+    :data:`stawvs_ap.schemas.FILES` but the hand-written review schema."""
     return {
         FILES["state"]: state_schema(),
         FILES["render"]: render_schema(),
         FILES["result"]: result_schema(),
         FILES["gameinfo"]: gameinfo_schema(),
         FILES["record"]: gamerecord_schema(),
+        FILES["protocol"]: protocol_schema(METHODS),
     }
 
 

@@ -34,6 +34,8 @@ BAD_PLACEMENT
 
 from __future__ import annotations
 
+from .bots.review import Review, review
+from .bots.solver import Solution, solve
 from .core.events import Event
 from .core.moves import Move
 from .core.position import Position
@@ -52,6 +54,7 @@ from .host.game import StawvsGame
 from .host.verdicts import ValidationResult
 from .records import from_record
 from .state.entry import ENGINE_VERSION
+from .version import __version__
 
 __all__ = [
     "ENGINE_VERSION",
@@ -65,14 +68,16 @@ __all__ = [
     "Move",
     "Position",
     "Pyramid",
+    "Review",
     "Rules",
     "Size",
+    "Solution",
     "Square",
     "StawvsError",
     "StawvsGame",
     "ValidationResult",
     "__version__",
     "from_record",
+    "review",
+    "solve",
 ]
-
-__version__ = "0.2.0.dev0"

@@ -8,7 +8,7 @@ install, or the package on the path), it reads the checkout's ``schemas/``::
 
     >>> from stawvs_ap import schemas
     >>> schemas.names()
-    ('state', 'record', 'render', 'result', 'gameinfo', 'protocol')
+    ('state', 'record', 'render', 'result', 'gameinfo', 'protocol', 'review')
     >>> schemas.load("record")["title"]
     'Stawvs game record'
     >>> schemas.file_name("record"), schemas.load("state")["$id"]
@@ -23,6 +23,7 @@ render   ``render.schema.json``      the renderer JSON (``render()``)
 result   ``result.schema.json``      one move result (``results``)
 gameinfo ``gameinfo.schema.json``    the game's metadata (``info()``)
 protocol ``protocol.schema.json``    the JSON-RPC protocol of ``stawvs-ap serve``
+review   ``review.schema.json``      a game review (``stawvs-ap review --json``)
 ======== ==========================  =============================================
 
 Each schema's ``$id`` is ``urn:stawvs-ap:schema:<stem>`` (``gamerecord`` for
@@ -41,8 +42,9 @@ choice, for example with ``jsonschema`` and ``referencing``::
     )
     jsonschema.Draft202012Validator(schemas.load("protocol"), registry=registry).validate(line)
 
-The files are written by a checkout's ``python devtools/schemagen.py`` (all but
-``protocol.schema.json``, which is written by hand).
+The files are written by a checkout's ``python devtools/schemagen.py``; the
+protocol schema is made from the service's method declarations
+(:mod:`stawvs_ap.service.protocol`); ``review.schema.json`` is written by hand.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ FILES: Final[dict[str, str]] = {
     "result": "result.schema.json",
     "gameinfo": "gameinfo.schema.json",
     "protocol": "protocol.schema.json",
+    "review": "review.schema.json",
 }
 #: Other names accepted: the stem of a schema's ``$id`` where it differs from its name.
 _ALIASES: Final[dict[str, str]] = {"gamerecord": "record"}

@@ -9,10 +9,14 @@ from __future__ import annotations
 import json
 import os
 import random
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from stawvs_ap import StawvsGame, __version__
+import jsonschema
+from referencing import Registry, Resource
+
+from stawvs_ap import StawvsGame, __version__, schemas
 from stawvs_ap.service.client import Client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,3 +92,61 @@ def state_after(plies: int, players: int = 2, seed: int = 3) -> str:
             break
         game.move(rng.choice(game.moves()))
     return game.serialize()
+
+
+# -- the protocol schema -----------------------------------------------------------
+
+
+@cache
+def registry() -> Registry:
+    resources = []
+    for name in schemas.names():
+        schema = schemas.load(name)
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
+
+
+def schema_errors(definition: str, document: object) -> list[str]:
+    """Errors of ``document`` against ``$defs/<definition>`` of the protocol schema."""
+    validator = jsonschema.Draft202012Validator(
+        {"$ref": f"urn:stawvs-ap:schema:protocol#/$defs/{definition}"}, registry=registry()
+    )
+    return [f"{e.json_path}: {e.message[:200]}" for e in validator.iter_errors(document)]
+
+
+@cache
+def example_params() -> dict[str, dict[str, Any]]:
+    """Valid parameters for every method (copy before changing them)."""
+    new = StawvsGame(2, seed=1).serialize()
+    mid = state_after(12)
+    done = finished_state(2, seed=4)
+    record = StawvsGame(done).gen_record(uid="x", players=[{"name": "A"}, {"name": "B"}])
+    return {
+        "version": {},
+        "info": {},
+        "variants": {"state": mid},
+        "new": {"players": 3, "variants": ["hole"], "seed": 9},
+        "moves": {"state": json.loads(new)},
+        "validate": {"state": mid, "move": "a1-b2,c3"},
+        "move": {"state": mid, "moves": StawvsGame(mid).moves()[:1]},
+        "preview": {"state": mid, "move": StawvsGame(mid).moves()[0][:5]},
+        "click": {"state": new, "move": "", "row": 3, "col": 3},
+        "render": {"state": mid, "ply": -2},
+        "scores": {"state": done},
+        "chat_log": {"state": mid, "names": ["A", "B"]},
+        "move_history": {"state": mid},
+        "same_move": {"a": "pass", "b": "PASS"},
+        "resign": {"state": mid, "player": 1},
+        "timeout": {"state": mid, "player": 2},
+        "draw": {"state": mid},
+        "abandoned": {"state": mid},
+        "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
+        "replay": {"record": record},
+        "bot_move": {"state": mid, "bot": "uct", "iterations": 20, "seed": 1},
+        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": "s"},
+        "solve": {"state": mid, "seconds": 0.5, "nodes": 50},
+        "review": {"state": mid, "bot": "mcts", "iterations": 20, "count": 2},
+        "svg": {"state": mid, "ply": 3, "names": ["A", "B"], "marks": False},
+        "summary": {"state": done, "ply": -1},
+        "undo": {"state": mid, "plies": 2},
+    }

@@ -32,6 +32,8 @@ COMMENT_TAGS = ["TRANSLATORS:"]
 SAME_AS_ENGLISH = {(tag, "list.separator") for tag in EXPECTED_LANGUAGES}  # ", " in most
 # A refusal and its code ("{message} [{code}]"): nothing to translate but the order.
 SAME_AS_ENGLISH |= {(tag, "play.refused-with-code") for tag in EXPECTED_LANGUAGES}
+# A verdict and its line of moves ("{verdict}: {moves}"): the same, but in French.
+SAME_AS_ENGLISH |= {(tag, "solve.line") for tag in EXPECTED_LANGUAGES if tag != "fr"}
 SAME_AS_ENGLISH |= {("fr", "sidebar.scores"), ("fr", "page.panel.points")}  # "points" in French too
 # The names of keys as the keyboards of these languages print them.
 SAME_AS_ENGLISH |= {(tag, "page.key.escape") for tag in ("de", "es", "it", "pt-BR")}

@@ -223,3 +223,14 @@ def test_an_interrupt_stops_the_runs_games_on_the_cluster(cluster: LoopbackClust
         assert time.monotonic() - started < 5
     finally:
         client.close()
+
+
+def test_a_review_on_the_cluster_is_the_review_made_here(cluster: LoopbackCluster) -> None:
+    from stawvs_ap import review
+
+    golden = ROOT / "fixtures" / "golden" / "2p-default-seed-1.json"
+    record = json.loads(golden.read_text())["record"]
+    spec = "mcts:iterations=10,plies=2"  # playouts: the seed matters
+    here = review(record, bot=spec, seed=2)
+    there = review(record, bot=spec, seed=2, cluster=cluster.address)
+    assert here.same_judgements(there)

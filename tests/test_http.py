@@ -286,7 +286,7 @@ def test_a_fault_in_a_method_is_answered_without_its_traceback(
     def broken(params: object) -> dict[str, Any]:
         raise ZeroDivisionError("planted fault")
 
-    monkeypatch.setitem(METHODS, "version", Method(broken, {}, {}))
+    monkeypatch.setitem(METHODS, "version", Method("version", broken, {}))
     status, _, body = post(port, b'{"jsonrpc": "2.0", "id": 1, "method": "version"}')
     assert status == 200
     assert json.loads(body)["error"] == {

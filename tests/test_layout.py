@@ -33,6 +33,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "stawvs_ap"
 #: The floors from the bottom up: each one's rank is its place in the list.
 ORDER = (
     "stawvs_ap.errors",
+    "stawvs_ap.version",
     "stawvs_ap.collector",
     "stawvs_ap.i18n",
     "stawvs_ap.schemas",
@@ -40,10 +41,11 @@ ORDER = (
     "stawvs_ap.state",
     "stawvs_ap.host",
     "stawvs_ap.records",
-    # The root re-exports the public API: the game, records and what is below;
-    # bots/cluster.py and the floors above read its __version__.
-    "stawvs_ap",
     "stawvs_ap.bots",
+    # The root re-exports the public API: the game, records, the solver and the
+    # review, and what is below (the version is a leaf of its own, which the
+    # bots read).
+    "stawvs_ap",
     # Pictures above every floor that has no need of them, so that nothing below
     # imports them but a picture asked for (drawn on demand); they draw a game,
     # and know it and the core only.

@@ -24,7 +24,7 @@ from page_support import idle, open_page, watch
 from playwright.sync_api import Browser, Page
 from service_support import ROOT, state_after
 
-from stawvs_ap import StawvsGame, from_record
+from stawvs_ap import StawvsGame, from_record, solve
 from stawvs_ap.core.moves import Move
 
 pytest_plugins = ("page_support",)  # the fixtures url, browser, page and errors
@@ -172,6 +172,24 @@ def test_a_hint_draws_the_top_candidates_as_arrows_with_their_values(page: Page)
     best = page.locator("#board g.hint").first.get_attribute("data-move")
     assert best in StawvsGame(page.evaluate("window.stawvs.state()")).moves()
     assert best in page.inner_text("#status")
+
+
+def test_a_hint_in_a_proven_endgame_says_the_solvers_verdict(page: Page) -> None:
+    from test_service_solve import endgame_state
+
+    page.evaluate("text => window.stawvs.load(text)", endgame_state(6))
+    idle(page)  # the bots' seats may answer first
+    game = StawvsGame(page.evaluate("window.stawvs.state()"))
+    solution = solve(game)
+    assert solution.margin is not None and solution.margin > 0 and solution.best
+    page.click("#hint-button")
+    idle(page)
+    words = f"Player {game.currplayer} wins by {solution.margin} points (proven)"
+    assert words in page.inner_text("#status")
+    arrows = page.locator("#board g.hint")
+    assert [arrows.nth(i).get_attribute("data-move") for i in range(arrows.count())] == [
+        str(move) for move in solution.best[:3]
+    ]
 
 
 def test_the_keyboard_alone_plays_moves_undoes_and_redoes(page: Page) -> None:

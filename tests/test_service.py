@@ -10,7 +10,6 @@ byte for byte.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import json
 import random
@@ -18,25 +17,24 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from functools import cache
 from typing import Any
 
-import jsonschema
 import pytest
-from referencing import Registry, Resource
 from service_support import (
     ENV,
     ROOT,
     Clock,
+    example_params,
     exchange,
     finished_state,
     request,
+    schema_errors,
     stamps,
     start_server,
     state_after,
 )
 
-from stawvs_ap import StawvsError, StawvsGame, __version__, from_record, schemas
+from stawvs_ap import StawvsError, StawvsGame, __version__, from_record
 from stawvs_ap.service import METHODS
 from stawvs_ap.service.client import Client, RemoteError
 from stawvs_ap.service.methods import call
@@ -188,14 +186,6 @@ def test_the_client_raises_stawvs_errors_with_the_engine_code(server: Client) ->
     assert (unknown.value.code, unknown.value.rpc_code) == ("METHOD_NOT_FOUND", -32601)
 
 
-def test_the_client_has_a_method_for_each_protocol_method_with_its_parameters() -> None:
-    for name, method in METHODS.items():
-        takes = set(inspect.signature(getattr(Client, name)).parameters) - {"self"}
-        if name == "svg":
-            takes = takes - {"drawing"} | {"move", "hints", "size", "names", "marks", "click"}
-        assert takes == set(method.required) | set(method.optional), name
-
-
 def test_the_clients_page_methods_answer_as_the_service_in_process(server: Client) -> None:
     state = state_after(14, seed=3)
     assert server.svg(state, 3, locale="de", marks=False) == call(
@@ -247,58 +237,6 @@ def test_the_client_as_a_context_manager_ends_its_server() -> None:
 # -- the protocol schema -----------------------------------------------------------
 
 
-@cache
-def registry() -> Registry:
-    resources = []
-    for name in schemas.names():
-        schema = schemas.load(name)
-        resources.append((schema["$id"], Resource.from_contents(schema)))
-    return Registry().with_resources(resources)
-
-
-def schema_errors(definition: str, document: object) -> list[str]:
-    """Errors of ``document`` against ``$defs/<definition>`` of the protocol schema."""
-    validator = jsonschema.Draft202012Validator(
-        {"$ref": f"urn:stawvs-ap:schema:protocol#/$defs/{definition}"}, registry=registry()
-    )
-    return [f"{e.json_path}: {e.message[:200]}" for e in validator.iter_errors(document)]
-
-
-def example_params() -> dict[str, dict[str, Any]]:
-    """Valid parameters for every method."""
-    new = StawvsGame(2, seed=1).serialize()
-    mid = state_after(12)
-    done = finished_state(2, seed=4)
-    record = StawvsGame(done).gen_record(uid="x", players=[{"name": "A"}, {"name": "B"}])
-    return {
-        "version": {},
-        "info": {},
-        "variants": {"state": mid},
-        "new": {"players": 3, "variants": ["hole"], "seed": 9},
-        "moves": {"state": json.loads(new)},
-        "validate": {"state": mid, "move": "a1-b2,c3"},
-        "move": {"state": mid, "moves": StawvsGame(mid).moves()[:1]},
-        "preview": {"state": mid, "move": StawvsGame(mid).moves()[0][:5]},
-        "click": {"state": new, "move": "", "row": 3, "col": 3},
-        "render": {"state": mid, "ply": -2},
-        "scores": {"state": done},
-        "chat_log": {"state": mid, "names": ["A", "B"]},
-        "move_history": {"state": mid},
-        "same_move": {"a": "pass", "b": "PASS"},
-        "resign": {"state": mid, "player": 1},
-        "timeout": {"state": mid, "player": 2},
-        "draw": {"state": mid},
-        "abandoned": {"state": mid},
-        "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
-        "replay": {"record": record},
-        "bot_move": {"state": mid, "bot": "uct", "iterations": 20, "seed": 1},
-        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": "s"},
-        "svg": {"state": mid, "ply": 3, "names": ["A", "B"], "marks": False},
-        "summary": {"state": done, "ply": -1},
-        "undo": {"state": mid, "plies": 2},
-    }
-
-
 def test_every_method_exchanges_requests_and_results_the_schema_describes(
     server: Client,
 ) -> None:
@@ -330,18 +268,6 @@ def test_error_responses_and_batches_satisfy_the_schema(server: Client) -> None:
         ), line
     assert schema_errors("request", json.loads(request("nope"))) != []
     assert schema_errors("request", json.loads(request("move", {"state": "{}"}))) != []
-
-
-def test_the_schema_names_each_method_with_the_parameters_the_server_takes() -> None:
-    schema = schemas.load("protocol")
-    defs = schema["$defs"]
-    named = {d.removesuffix(".params") for d in defs if d.endswith(".params")}
-    assert named == set(METHODS)
-    for name, method in METHODS.items():
-        params = defs[f"{name}.params"]
-        assert set(params["properties"]) == set(method.required) | set(method.optional), name
-        assert set(params["required"]) == set(method.required), name
-        assert f"{name}.result" in defs
 
 
 # -- other languages --------------------------------------------------------------

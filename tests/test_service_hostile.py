@@ -324,7 +324,7 @@ def test_an_exception_inside_a_method_gets_an_internal_error_and_no_stop(
     def broken(params: dict[str, Any]) -> dict[str, Any]:
         raise RuntimeError("a bug")
 
-    monkeypatch.setitem(service_module.METHODS, "broken", Method(broken, {}, {}))
+    monkeypatch.setitem(service_module.METHODS, "broken", Method("broken", broken, {}))
     answer = answer_line(request("broken", rid=3))
     assert answer is not None and error_of(json.loads(answer)) == (-32603, None)
     assert json.loads(answer)["id"] == 3
@@ -373,7 +373,7 @@ def test_a_closed_stdout_ends_the_server_cleanly() -> None:
 
 
 def test_the_games_kept_between_requests_are_copies_and_bounded() -> None:
-    from stawvs_ap.service.methods import RecentGames
+    from stawvs_ap.service.recent import RecentGames
 
     recent = RecentGames(size=2)
     first = StawvsGame(2, seed=1).serialize()

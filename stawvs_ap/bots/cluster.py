@@ -39,8 +39,8 @@ from threading import Lock
 from types import TracebackType
 from typing import Any
 
-from .. import __version__
 from ..errors import StawvsError
+from ..version import __version__
 from .base import BotErrorCode
 from .runners import Done, Play, T
 

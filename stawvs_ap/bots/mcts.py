@@ -33,6 +33,19 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
   the previous search when it is there (a bot plays one game at a time).
 * **Early stop**: when no other move can catch up with the most visited one
   in the iterations left, searching on cannot change the answer.
+* **Proven values** (MCTS-Solver: Winands, Björnsson and Saito, 2008; Nijssen
+  and Winands for more players). A node whose game is over is proven, with
+  its result; so is a node all of whose moves are proven (worth the best of
+  them for the player to move) and a node with a proven move that wins alone
+  for the player to move. A proven child is never sampled again, a proven
+  root ends the search, and the move chosen is never one that throws away a
+  proven win or shared win (see :meth:`MCTSBot._ranked`).
+* **The exact solver at the root** (:mod:`stawvs_ap.bots.solver`): once at
+  most ``solve_below`` free pyramids are left, the solver gets a share
+  (``solver``) of the budget first; when it proves the position (for three or
+  four players: proves it not lost), the bot plays the first of its ``best``
+  moves. Its transposition table is kept between moves. ``solve=false``
+  turns both off: the search is then the previous release's.
 """
 
 from __future__ import annotations
@@ -47,9 +60,17 @@ from .base import Bot, Budget, Candidate, now
 from .knowledge import move_estimates, player_values, prior_move
 from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Option
 from .simulate import estimate_rewards, policy_playout, rewards
-from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, back_up, find, subtree_bytes
+from .solver import Solution, Solver
+from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, Proof, back_up, find, subtree_bytes
 
-__all__ = ["MCTSBot"]
+__all__ = ["SOLVER_NODES_PER_ITERATION", "SOLVER_TABLE", "MCTSBot"]
+
+#: Positions the root solver may visit per iteration of an iteration budget (a
+#: solver position costs about a tenth of an iteration), so that a bot given
+#: iterations answers the same every time.
+SOLVER_NODES_PER_ITERATION = 10
+#: Entries of the bot's solver table (about 30 MB at most).
+SOLVER_TABLE = 1 << 17
 
 
 class MCTSBot(Bot):
@@ -112,6 +133,16 @@ class MCTSBot(Bot):
         ),
         Option("reuse", bool, True, "keep the subtree of the position reached between moves"),
         MEMORY,
+        Option("solve", bool, True, "prove values in the tree and solve small endgames exactly"),
+        Option("solver", float, 0.5, "share of the budget the root solver may take", low=0, high=1),
+        Option(
+            "solve_below",
+            int,
+            16,
+            "free pyramids at most for the root solver to try",
+            low=0,
+            high=64,
+        ),
     )
 
     def __init__(
@@ -131,6 +162,9 @@ class MCTSBot(Bot):
         minimax: float = 0.4,
         reuse: bool = True,
         memory: int = 200,
+        solve: bool = True,
+        solver: float = 0.5,
+        solve_below: int = 16,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = 1.0
@@ -147,6 +181,12 @@ class MCTSBot(Bot):
         self.minimax = option("minimax").check(minimax)
         self.reuse = option("reuse").check(reuse)
         self.memory = option("memory").check(memory)
+        self.solve = option("solve").check(solve)
+        self.solver = option("solver").check(solver)
+        self.solve_below = option("solve_below").check(solve_below)
+        self._solver = Solver(SOLVER_TABLE)
+        #: The root solver's answer of the last question, when it ran.
+        self.last_solution: Solution | None = None
         self._root: Node | None = None
         #: What the tree of ``_root`` takes, as :mod:`stawvs_ap.bots.tree` counts it.
         self._tree_bytes = 0
@@ -215,7 +255,7 @@ class MCTSBot(Bot):
                 self._iterate(root)
                 done += 1
                 clock = now()
-                if clock >= deadline:
+                if clock >= deadline or root.proven is not None:
                     break
                 if done & 15 == 0:
                     left = limit - done
@@ -243,15 +283,18 @@ class MCTSBot(Bot):
 
     def _iterate(self, root: Node) -> None:
         """One iteration: descend, add a node (unless the tree is full), play out,
-        back up the rewards."""
+        back up the rewards (and, with ``solve``, the proofs)."""
         node = root
         path = [root]
         grows = self._tree_bytes + self._compost.bytes < self.memory << 20
+        solve = self.solve
         while True:
             position = node.position
             if position.is_over:
                 shares = rewards(position.scores(), self.margin)
                 node.values = shares
+                if solve:
+                    node.proven = Proof(shares, tuple(position.winners()))
                 break
             if node.untried is None:
                 if (node.visits < self.expand_after and node is not root) or not grows:
@@ -261,7 +304,11 @@ class MCTSBot(Bot):
                 self._tree_bytes += ENTRY_BYTES * len(node.untried)
             if (
                 node.untried
-                and len(node.children) < 1 + self.widening * math.sqrt(node.visits)
+                and (
+                    len(node.children) < 1 + self.widening * math.sqrt(node.visits)
+                    # every child proven: only a new one can be sampled
+                    or (solve and all(c.proven is not None for c in node.children))
+                )
                 and (grows or not root.children)  # the root always gets a first child
             ):
                 move = prior_move(heappop(node.untried))
@@ -271,9 +318,15 @@ class MCTSBot(Bot):
                 path.append(node)
                 self._tree_bytes += NODE_BYTES - ENTRY_BYTES
                 node.values = self._estimate(after)
+                if solve and after.is_over:
+                    node.proven = Proof(node.values, tuple(after.winners()))
                 shares = self._playout(after) if self.plies else node.values
                 break
-            node = self._select(node)
+            chosen = self._select(node)
+            if chosen is None:  # every child proven, and no room for another
+                shares = self._playout(position)
+                break
+            node = chosen
             path.append(node)
         below: Node | None = None
         for visited in reversed(path):
@@ -282,7 +335,31 @@ class MCTSBot(Bot):
                 visited.total += shares[visited.mover - 1]
             if below is not None:
                 back_up(visited, below)
+                if solve and visited.proven is None:
+                    self._prove(visited)
             below = visited
+
+    @staticmethod
+    def _prove(node: Node) -> None:
+        """Mark ``node`` proven when its children prove it (see :class:`Proof`)."""
+        mover = node.position.currplayer
+        me = mover - 1
+        best: Proof | None = None
+        every = not node.untried
+        for child in node.children:
+            proof = child.proven
+            if proof is None:
+                every = False
+                continue
+            if proof.winners == (mover,):
+                node.proven = proof
+                node.values = proof.rewards
+                return
+            if best is None or proof.rewards[me] > best.rewards[me]:
+                best = proof
+        if every and best is not None:
+            node.proven = best
+            node.values = best.rewards
 
     def _playout(self, position: Position) -> list[float]:
         """Every player's reward from a playout of ``position`` (none with ``plies=0``)."""
@@ -303,15 +380,19 @@ class MCTSBot(Bot):
             return rewards(position.scores(), self.margin)
         return estimate_rewards(player_values(position), self.temperature)
 
-    def _select(self, node: Node) -> Node:
+    def _select(self, node: Node) -> Node | None:
         """The child with the best UCB1 score for the player to move at ``node``, its
-        mean reward mixed with its implicit minimax value (weight ``minimax``)."""
+        mean reward mixed with its implicit minimax value (weight ``minimax``);
+        with ``solve``, never a proven child (None when every child is)."""
         scale = self.exploration * math.sqrt(math.log(node.visits))
         weight = self.minimax
         player = node.position.currplayer - 1
-        best = node.children[0]
+        skip_proven = self.solve
+        best = None
         best_score = -1.0
         for child in node.children:
+            if skip_proven and child.proven is not None:
+                continue
             visits = child.visits
             mean = child.total / visits
             if child.values is not None:
@@ -324,15 +405,92 @@ class MCTSBot(Bot):
     # -- answers ---------------------------------------------------------------
 
     def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
+        solved, budget = self._root_solution(position, budget)
+        if solved:
+            return solved
         root = self._search(position, budget)
-        ranked = sorted(
-            (c for c in root.children if c.visits),
-            key=lambda c: (c.visits, c.total / c.visits),
-            reverse=True,
-        )
         return [
-            Candidate(c.move, c.visits, c.total / c.visits) for c in ranked if c.move is not None
+            Candidate(c.move, c.visits, self._worth(c, position.currplayer))
+            for c in self._ranked(root)
+            if c.move is not None
         ]
 
     def _choose(self, position: Position, budget: Budget) -> Move:
         return self._analyse(position, budget)[0].move
+
+    @staticmethod
+    def _worth(child: Node, mover: int) -> float:
+        """A child's value for ``mover``: its proven reward, else its mean reward."""
+        if child.proven is not None:
+            return child.proven.rewards[mover - 1]
+        return child.total / child.visits
+
+    def _ranked(self, root: Node) -> list[Node]:
+        """The root's tried moves, best first: by visits, then mean reward. With
+        ``solve``, proofs come first where they decide: the proven root's best
+        move (a move worth the root's proof); else a move proven to win alone;
+        a move proven to share the win before any unproven move whose mean is
+        lower; moves proven lost last."""
+        tried = [c for c in root.children if c.visits]
+        ranked = sorted(tried, key=lambda c: (c.visits, c.total / c.visits), reverse=True)
+        if not self.solve:
+            return ranked
+        mover = root.position.currplayer
+        me = mover - 1
+        if root.proven is not None:
+            exact = root.proven
+            first = [c for c in root.children if c.proven is not None and c.proven == exact][:1]
+            return first + [c for c in ranked if c not in first]
+        wins: list[Node] = []
+        shared: list[tuple[float, Node]] = []
+        open_: list[Node] = []
+        lost: list[Node] = []
+        for child in ranked:
+            proof = child.proven
+            if proof is None:
+                open_.append(child)
+            elif proof.winners == (mover,):
+                wins.append(child)
+            elif mover in proof.winners:
+                shared.append((proof.rewards[me], child))
+            else:
+                lost.append(child)
+        shared.sort(key=lambda pair: pair[0], reverse=True)
+        middle = open_ + [child for _, child in shared]
+        if shared and (not open_ or shared[0][0] >= self._worth(open_[0], mover)):
+            middle = [shared[0][1], *open_, *(child for _, child in shared[1:])]
+        return wins + middle + lost
+
+    def _root_solution(self, position: Position, budget: Budget) -> tuple[list[Candidate], Budget]:
+        """The exact solver's answer at the root, as candidates, when it proves
+        the position (for three or four players, proves it not lost) within its
+        share of ``budget``; else no candidates and the budget left."""
+        self.last_solution = None
+        if (
+            not self.solve
+            or not self.solver
+            or position.mode != "collect"
+            or position.free.bit_count() > self.solve_below
+        ):
+            return [], budget
+        seconds = None if budget.seconds is None else budget.seconds * self.solver
+        nodes = None
+        if budget.iterations is not None:
+            share = budget.iterations * SOLVER_NODES_PER_ITERATION * self.solver
+            nodes = max(1, int(share))
+        elif seconds is None:
+            seconds = self.solver
+        solution = self._solver.solve(position, seconds=seconds, nodes=nodes)
+        self.last_solution = solution
+        decisive = solution.proven and (
+            position.rules.numplayers == 2 or solution.outcome != "loss"
+        )
+        if decisive and solution.best:
+            worth = {"win": 1.0, "shared": 0.5, "loss": 0.0}[solution.outcome or "loss"]
+            self.forget()  # the solver's table stays: its entries are proofs
+            self.last_iterations = 0
+            return [Candidate(move, 0, worth) for move in solution.best], budget
+        if budget.seconds is not None:
+            left = budget.seconds - solution.seconds
+            budget = Budget(max(left, budget.seconds * 0.05), budget.iterations)
+        return [], budget

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..core.moves import Move
 from ..core.position import Position
@@ -29,6 +29,7 @@ __all__ = [
     "NODE_BYTES",
     "Compost",
     "Node",
+    "Proof",
     "back_up",
     "best_child",
     "find",
@@ -52,6 +53,7 @@ class Node:
         "move",
         "mover",
         "position",
+        "proven",
         "total",
         "untried",
         "values",
@@ -75,6 +77,20 @@ class Node:
         # node's own position until it has children, then its best child's for
         # the player to move here.
         self.values: list[float] | None = None
+        #: The node's exact result once proven (see :class:`Proof`), else None.
+        self.proven: Proof | None = None
+
+
+class Proof(NamedTuple):
+    """What a proven node is worth: every player's ``rewards`` at the end of a line
+    of best play (max-n) from it, and the ``winners`` there. A node is proven
+    when its game is over, when every move from it is proven (its value is
+    then the best of them for the player to move), or when one of them is a
+    win of that player alone (the win is then proven, though another winning
+    move may win by more)."""
+
+    rewards: list[float]
+    winners: tuple[int, ...]
 
 
 def best_child(node: Node) -> Node:

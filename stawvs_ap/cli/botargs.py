@@ -25,6 +25,7 @@ __all__ = [
     "lineup_of",
     "load_game",
     "local_uid",
+    "record_names",
     "seed_of",
     "spec_argument",
     "variants_of",
@@ -54,6 +55,15 @@ def whole(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number") from None
+
+
+def record_names(record: Any) -> list[str] | None:
+    """The players' names from a record's header, when it has them all."""
+    try:
+        names = [str(p["name"]) for p in record["header"]["players"]]
+    except (KeyError, TypeError):
+        return None
+    return names or None
 
 
 def declared(option: Option[Any]) -> Callable[[str], Any]:

@@ -99,15 +99,16 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
 MAX_GAMES = 100_000
 
 
-def progress_bar(stream: TextIO, width: int = 30) -> _ProgressBar:
-    """A progress callback drawing ``[#####.....] done/total games`` on ``stream``,
-    with the games retried after a worker died under them."""
-    return _ProgressBar(stream, width)
+def progress_bar(stream: TextIO, width: int = 30, unit: str = "games") -> _ProgressBar:
+    """A progress callback drawing ``[#####.....] done/total games`` on ``stream``
+    (``unit`` counts something else), with the games retried after a worker died
+    under them."""
+    return _ProgressBar(stream, width, unit)
 
 
 class _ProgressBar:
-    def __init__(self, stream: TextIO, width: int) -> None:
-        self.stream, self.width = stream, width
+    def __init__(self, stream: TextIO, width: int, unit: str = "games") -> None:
+        self.stream, self.width, self.unit = stream, width, unit
         self.started = time.monotonic()
         self.open = False  # a bar is drawn and its line not yet ended
 
@@ -116,7 +117,7 @@ class _ProgressBar:
         elapsed = time.monotonic() - self.started
         again = f", {retries} retried" if retries else ""
         bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games {elapsed:.0f}s{again}")
+        self.stream.write(f"\r[{bar}] {done}/{total} {self.unit} {elapsed:.0f}s{again}")
         self.open = done != total
         self.stream.write("" if self.open else "\n")
         self.stream.flush()

@@ -43,8 +43,9 @@ from ..records import from_record
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .apbotcli import add_ap_bot_command
-from .botargs import VARIANT_HELP, local_uid, seed_of, whole
+from .botargs import VARIANT_HELP, local_uid, record_names, seed_of, whole
 from .botcli import add_bot_commands
+from .reviewcli import add_review_command
 from .safe_io import (
     CliErrorCode,
     Interrupted,
@@ -54,6 +55,7 @@ from .safe_io import (
     label,
     write_stdout,
 )
+from .solvecli import add_solve_command
 from .webcli import add_http_option, add_playground_command, run_http
 
 if TYPE_CHECKING:
@@ -207,15 +209,6 @@ def _cmd_info(args: argparse.Namespace, io: Transaction) -> Outputs:
     return {"-": _json(json.loads(StawvsGame.info(locale=args.locale)))}
 
 
-def _record_names(record: Any) -> list[str] | None:
-    """The players' names from a record's header, when it has them all."""
-    try:
-        names = [str(p["name"]) for p in record["header"]["players"]]
-    except (KeyError, TypeError):
-        return None
-    return names or None
-
-
 def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
     record = _load_json(io, args.record, "record")
     if (
@@ -227,7 +220,7 @@ def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
     initial = _read_text(io, args.initial, "initial state") if args.initial else None
     game = _show_ply(from_record(record, initial=initial), args.ply)
     game.locale = args.locale
-    names = args.names or _record_names(record)
+    names = args.names or record_names(record)
     outputs = {"-": board_text(game, names=names)}
     if args.svg:
         outputs[args.svg] = board_svg(game, args.size, names=names)
@@ -268,8 +261,7 @@ def _methods_help() -> str:
     width = max(map(len, METHODS))
     lines = ["methods (parameters by name; ? marks an optional one):"]
     for name, method in METHODS.items():
-        params = [*method.required, *(f"{p}?" for p in method.optional)]
-        lines.append(f"  {name:<{width}}  {', '.join(params)}".rstrip())
+        lines.append(f"  {name:<{width}}  {method.call_help()}".rstrip())
     return "\n".join(lines)
 
 
@@ -385,6 +377,8 @@ def _build_parser() -> argparse.ArgumentParser:
     add_playground_command(sub)
     add_bot_commands(sub)
     add_ap_bot_command(sub)
+    add_solve_command(sub)
+    add_review_command(sub)
     for subcommand in sub.choices.values():  # --lang after the command too
         subcommand.add_argument("--lang", metavar="TAG", default=argparse.SUPPRESS, help=_LANG_HELP)
     return parser

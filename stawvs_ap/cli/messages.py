@@ -167,3 +167,77 @@ PLAY_RECORD_WRITTEN: Final = message("play.record-written", "The game's record i
 PLAY_NO_RECORD: Final = message(
     "play.no-record", "The game is not over: no record written to {path}."
 )
+
+# -- stawvs-ap review: the table of a game review -------------------------------------------------
+
+# TRANSLATORS: the first line of a review; {bot} is a bot spec such as
+# mcts:iterations=2000 (keep it as it is), {seconds} the time the review took.
+REVIEW_HEADING: Final = message("review.heading", "Review by {bot}, in {seconds} s")
+# TRANSLATORS: the heads of the review table's columns: the ply's number, the
+# player who moved, the move played, the better move the bot found, and the
+# share of the win the move lost.
+REVIEW_COLUMN_PLY: Final = message("review.column-ply", "ply")
+REVIEW_COLUMN_PLAYER: Final = message("review.column-player", "player")
+REVIEW_COLUMN_MOVE: Final = message("review.column-move", "move")
+REVIEW_COLUMN_BETTER: Final = message("review.column-better", "better")
+REVIEW_COLUMN_LOSS: Final = message("review.column-loss", "loss")
+# TRANSLATORS: a player's summary under the table: {accuracy} from 0 to 100
+# (the % sign follows it); ?!, ? and ?? mark inaccuracies, mistakes and
+# blunders, each followed by their count: keep the marks as they are.
+REVIEW_SUMMARY: Final = message(
+    "review.summary",
+    "{name}: accuracy {accuracy}%, ?! {inaccuracies}, ? {mistakes}, ?? {blunders}",
+)
+# TRANSLATORS: as review.summary, for a player who made no move to judge.
+REVIEW_SUMMARY_NO_MOVES: Final = message("review.summary-no-moves", "{name}: no move to judge")
+
+# -- stawvs-ap solve: the endgame solver's verdict -------------------------------------------------
+
+# TRANSLATORS: the exact value of a position: {player} is a player's name
+# ("Player 2" or a record's name), {margin} how many points more than the
+# best of the others they end with, whatever the others play.
+SOLVE_WIN: Final = plural(
+    "solve.win",
+    "{player} wins by {margin} point with best play",
+    "{player} wins by {margin} points with best play",
+    count="margin",
+    words=("player",),
+)
+# TRANSLATORS: with best play {player} ends level with the best of the others.
+SOLVE_SHARED: Final = message(
+    "solve.shared", "{player} shares the win with best play", words=("player",)
+)
+# TRANSLATORS: {margin} is how many points {player} ends behind the best of
+# the others when the others play their best.
+SOLVE_LOSS: Final = plural(
+    "solve.loss",
+    "{player} loses by {margin} point with best play",
+    "{player} loses by {margin} points with best play",
+    count="margin",
+    words=("player",),
+)
+# TRANSLATORS: with three or four players: {verdict} is one of solve.win,
+# solve.shared, solve.loss, found assuming that all the other players play
+# together against the player.
+SOLVE_TOGETHER: Final = message(
+    "solve.together", "{verdict}, the others playing together", words=("verdict",)
+)
+# TRANSLATORS: {verdict} is one of solve.win, solve.shared, solve.loss (or
+# solve.together), {moves} the moves of best play from here, such as
+# "d5-e6,e7 pass c2-c3,c4" (not translated).
+SOLVE_LINE: Final = message("solve.line", "{verdict}: {moves}", words=("verdict",))
+# TRANSLATORS: the solver ran out of time: {seconds} its time limit, {nodes}
+# the number of positions it looked at.
+SOLVE_UNPROVEN: Final = message(
+    "solve.unproven", "Not proven within {seconds} s ({nodes} positions searched)."
+)
+# TRANSLATORS: as solve.unproven, and what was proven on the way: {player}
+# can make sure of ending at least {bound} points ahead of the best of the
+# others (a signed number such as +2 or -3; negative: at most that far
+# behind) by playing {move}.
+SOLVE_UNPROVEN_BOUND: Final = message(
+    "solve.unproven-bound",
+    "Not proven within {seconds} s ({nodes} positions searched); {player} is sure of a "
+    "margin of at least {bound} by playing {move}.",
+    words=("player",),
+)

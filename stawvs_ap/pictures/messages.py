@@ -57,3 +57,29 @@ SVG_TO_COLLECT: Final = message("svg.to-collect", "{name} to move (collecting)")
 # TRANSLATORS: the picture's title; {status} is one of the svg.* lines
 # above.
 SVG_TITLE: Final = message("svg.title", "Stawvs: {status}")
+
+# -- the evaluation graph of a game review (stawvs-ap review --svg, the playground) ---------
+
+# TRANSLATORS: the judgements of a review on a move that lost some of the
+# mover's share of the win: a little (inaccuracy), more (mistake), much
+# (blunder), as chess players say.
+REVIEW_INACCURACY: Final = message("review.inaccuracy", "inaccuracy")
+REVIEW_MISTAKE: Final = message("review.mistake", "mistake")
+REVIEW_BLUNDER: Final = message("review.blunder", "blunder")
+# TRANSLATORS: the title of the evaluation graph: each player's share of the
+# win (from 0% to 100%) after every ply (one move of one player).
+REVIEW_GRAPH_TITLE: Final = message("review.graph-title", "Share of the win, ply by ply")
+# TRANSLATORS: one line of the graph's text alternative per player: their
+# share of the win at the start and at the end; {start} and {end} are
+# percentages (the % sign follows them).
+REVIEW_PLAYER_LINE: Final = message(
+    "review.player-line", "{name}: share of the win from {start}% to {end}%."
+)
+# TRANSLATORS: a marked move on the graph; {ply} is its number, {move} the
+# move string, {judgement} one of review.inaccuracy, review.mistake,
+# review.blunder.
+REVIEW_MARK: Final = message("review.mark", "Ply {ply}, {name}: {move}, {judgement}.")
+# TRANSLATORS: as review.mark, with {best}, the move the bot found better.
+REVIEW_MARK_BETTER: Final = message(
+    "review.mark-better", "Ply {ply}, {name}: {move}, {judgement}; better: {best}."
+)

@@ -33,6 +33,7 @@ ASSETS: Final[dict[str, str]] = {
     "playground.js": "text/javascript; charset=utf-8",
     "controls.js": "text/javascript; charset=utf-8",
     "panel.js": "text/javascript; charset=utf-8",
+    "review.js": "text/javascript; charset=utf-8",
     "service.js": "text/javascript; charset=utf-8",
     "words.js": "text/javascript; charset=utf-8",
     "plural.js": "text/javascript; charset=utf-8",

@@ -152,6 +152,24 @@ HINT_LINE: Final = plural(
     count="visits",
 )
 
+# TRANSLATORS: a hint when the endgame solver has proven the position:
+# {player} is the name of the player to move, {margin} how many points ahead
+# of the best of the others they end with best play ("proven": exactly
+# computed, not estimated).
+HINT_PROVEN_WIN: Final = plural(
+    "page.hint.proven-win",
+    "{player} wins by {margin} point (proven)",
+    "{player} wins by {margin} points (proven)",
+    count="margin",
+)
+HINT_PROVEN_SHARED: Final = message("page.hint.proven-shared", "{player} shares the win (proven)")
+HINT_PROVEN_LOSS: Final = plural(
+    "page.hint.proven-loss",
+    "{player} loses by {margin} point (proven)",
+    "{player} loses by {margin} points (proven)",
+    count="margin",
+)
+
 # -- new game, load and save -----------------------------------------------------------------
 
 NEW_HEADING: Final = message("page.new.heading", "New game")
@@ -225,6 +243,34 @@ PYRAMID_LABELS: Final = (
     message("page.pyramid.GH3", "Large grey pyramid"),
 )
 assert [m.id.rsplit(".", 1)[1] for m in PYRAMID_LABELS] == [p.code for p in PYRAMIDS]
+
+# -- the game review (under the board) ---------------------------------------------------------
+
+# TRANSLATORS: the button that has a bot review the whole game: where it was
+# won and lost, move by move.
+REVIEW: Final = message("page.button.review", "Review")
+# TRANSLATORS: the button that stops a review under way.
+REVIEW_STOP: Final = message("page.button.stop-review", "Stop review")
+REVIEW_HEADING: Final = message("page.review.heading", "Review")
+# TRANSLATORS: {done} and {total} count positions of the game.
+REVIEW_PROGRESS: Final = message("page.review.progress", "Reviewing: {done} of {total} positions")
+REVIEW_STOPPED: Final = message(
+    "page.review.stopped", "Review stopped after {done} of {total} positions."
+)
+REVIEW_DONE: Final = message(
+    "page.review.done", "Review done: click the graph or a marked move to see it."
+)
+# TRANSLATORS: a player's line under the graph; {accuracy} is from 0 to
+# 100 (the % sign follows it); ?!, ? and ?? mark inaccuracies, mistakes and
+# blunders, each followed by their count: keep the marks as they are.
+REVIEW_ACCURACY: Final = message(
+    "page.review.accuracy",
+    "{name}: accuracy {accuracy}%, ?! {inaccuracies}, ? {mistakes}, ?? {blunders}",
+)
+# TRANSLATORS: the labels of the two arrows drawn on a reviewed position: the
+# move that was played and the better one the bot found.
+REVIEW_PLAYED: Final = message("page.review.played", "played")
+REVIEW_BETTER: Final = message("page.review.better", "better")
 
 # -- errors ----------------------------------------------------------------------------------
 

@@ -2,9 +2,11 @@
 one client.
 
 The methods (:data:`METHODS`) take the game as ``state`` and keep nothing
-between requests: the game's own (:mod:`.methods`), the bots (:mod:`.bots`:
+between requests: the game's own (:mod:`.game`), the bots (:mod:`.bots`:
 ``bot_move``, ``hint``) and what a page needs (:mod:`.views`: ``svg``,
-``summary``, ``undo``). :mod:`.jsonrpc` reads requests and writes answers for
+``summary``, ``undo``). Each is declared once, with typed parameters and the
+schema of its result (:mod:`.protocol`); :mod:`.methods` makes the table from
+each module's list and dispatches to it. :mod:`.jsonrpc` reads requests and writes answers for
 any table. They are served over standard input and output by :func:`serve`
 (``stawvs-ap serve``), and over HTTP by the ASGI application of
 :mod:`stawvs_ap.service.http` (``stawvs-ap serve --http``; it needs the
@@ -19,9 +21,9 @@ Python client of the first.
 
 from __future__ import annotations
 
-from . import bots, views
 from .bots import SEARCHES, SERVER_BUSY
-from .methods import APP_ERROR, METHODS, Method, answer_line, call, serve
+from .methods import APP_ERROR, METHODS, answer_line, call, serve
+from .protocol import Method
 
 __all__ = [
     "APP_ERROR",
@@ -30,8 +32,6 @@ __all__ = [
     "SERVER_BUSY",
     "Method",
     "answer_line",
-    "bots",
     "call",
     "serve",
-    "views",
 ]

@@ -1,9 +1,12 @@
-"""Bots over the service: ``bot_move`` fills a seat, ``hint`` lists the best moves.
+"""Bots over the service: ``bot_move`` fills a seat, ``hint`` lists the best moves,
+``solve`` gives the exact value of an endgame.
 
 Every search is bounded: its budget is the call's (``seconds``,
 ``iterations``), else the spec's own, else the bot's default, and is refused
 beyond :data:`MAX_SEARCH_SECONDS` and :data:`MAX_SEARCH_ITERATIONS`; an
-iteration budget also stops at :data:`MAX_SEARCH_SECONDS` of wall time. At
+iteration budget also stops at :data:`MAX_SEARCH_SECONDS` of wall time; a
+solver's budget is ``seconds`` (default 1) and ``nodes``, within the same
+seconds and :data:`MAX_SOLVE_NODES`. At
 most :data:`SEARCHES` ``.limit`` searches run at once in one process; one
 more is refused at once with :data:`SERVER_BUSY`, so a crowd of searches can
 neither queue without end nor starve the other requests of threads. Both
@@ -25,31 +28,36 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Final, TypeVar
 
+from ..bots.solver import Solver
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
 from .jsonrpc import INVALID_REQUEST, RpcError, ServiceErrorCode
-from .methods import (
+from .protocol import (
     INT,
     LOCALE,
+    PLAYED_PROPERTIES,
     SEED,
     STATE,
     TEXT,
     Kind,
+    Method,
     Params,
     Result,
-    _game,
-    _method,
-    _played,
+    method,
+    obj,
 )
+from .recent import game_of, played
 
 __all__ = [
     "GRACE_SECONDS",
     "MAX_SEARCH_ITERATIONS",
     "MAX_SEARCH_SECONDS",
+    "MAX_SOLVE_NODES",
     "MAX_TOP",
+    "METHODS",
     "SEARCHES",
     "SERVER_BUSY",
     "SearchSlots",
@@ -61,6 +69,9 @@ __all__ = [
 MAX_SEARCH_SECONDS: Final = 5.0
 #: The most iterations a search over the service may be given.
 MAX_SEARCH_ITERATIONS: Final = 20_000
+#: The most positions ``solve`` may visit (about a minute and a half of search; the
+#: seconds stop it first).
+MAX_SOLVE_NODES: Final = 2_000_000
 #: The most candidates ``hint`` lists.
 MAX_TOP: Final = 20
 #: ``error.code`` of a search refused because every search slot is taken
@@ -120,7 +131,19 @@ def _is_seconds(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
 
 
-SECONDS: Final = Kind(_is_seconds, "a positive number of seconds")
+SECONDS: Final = Kind(
+    _is_seconds,
+    "a positive number of seconds",
+    {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_SEARCH_SECONDS},
+    "float",
+)
+ITERATIONS: Final = Kind(
+    INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_SEARCH_ITERATIONS}, "int"
+)
+NODES: Final = Kind(
+    INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_SOLVE_NODES}, "int"
+)
+TOP: Final = Kind(INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_TOP}, "int")
 
 
 class SearchSlots:
@@ -209,19 +232,30 @@ def search_budget(
     return (MAX_SEARCH_SECONDS if seconds is None else float(seconds)), iterations
 
 
-_SEARCH: Final = {"seconds": SECONDS, "iterations": INT, "seed": SEED, "locale": LOCALE}
+_SEARCH: Final = {"seconds": SECONDS, "iterations": ITERATIONS, "seed": SEED, "locale": LOCALE}
 
 
 def _to_move(params: Params) -> StawvsGame:
     """The game of ``params``, refused as a move on it is when it is over (in its language)."""
-    game = _game(params)
+    game = game_of(params)
     if game.gameover:
         raise IllegalMoveError(ErrorCode.GAMEOVER, catalogue(game.locale).say(GAME_OVER))
     return game
 
 
-@_method("bot_move", {"state": STATE, "bot": TEXT}, _SEARCH)
-def _bot_move(params: Params) -> Result:
+@method(
+    "bot_move",
+    "The move of bot 'bot' (a spec such as 'mcts' or 'uct:iterations=500'), played. A "
+    "search's budget: 'seconds' (at most 5) and/or 'iterations' (1 to 20,000), else the "
+    "spec's own, else 1 second; 'seed' makes it repeatable.",
+    required={"state": STATE, "bot": TEXT},
+    optional=_SEARCH,
+    result={
+        "description": "The bot's move and, as 'move' answers, the game after it.",
+        **obj({"move": {"type": "string"}, **PLAYED_PROPERTIES}),
+    },
+)
+def bot_move(params: Params) -> Result:
     spec = BotSpec.parse(params["bot"])
     seconds, iterations = search_budget(spec, params.get("seconds"), params.get("iterations"))
     game = _to_move(params)
@@ -231,11 +265,29 @@ def _bot_move(params: Params) -> Result:
             spec.name, seconds, lambda: bot.choose(game, seconds=seconds, iterations=iterations)
         )
     game.move(move)
-    return {"move": str(move), **_played(game)}
+    return {"move": str(move), **played(game)}
 
 
-@_method("hint", {"state": STATE}, {"bot": TEXT, "top": INT, **_SEARCH})
-def _hint(params: Params) -> Result:
+_CANDIDATE: Final = obj(
+    {"move": {"type": "string"}, "visits": {"type": "integer"}, "value": {"type": "number"}}
+)
+
+
+@method(
+    "hint",
+    "The best moves for the player to move by bot 'bot' (default 'mcts'): at most 'top' (1 "
+    "to 20, default 5). The search's budget as bot_move's.",
+    required={"state": STATE},
+    optional={"bot": TEXT, "top": TOP, **_SEARCH},
+    result=obj(
+        {
+            "player": {"type": "integer"},
+            "best": {"type": "string"},
+            "candidates": {"type": "array", "minItems": 1, "items": _CANDIDATE},
+        }
+    ),
+)
+def hint(params: Params) -> Result:
     spec = BotSpec.parse(params.get("bot", "mcts"))
     top = params.get("top", 5)
     if not 1 <= top <= MAX_TOP:
@@ -254,3 +306,52 @@ def _hint(params: Params) -> Result:
         "best": str(candidates[0].move),
         "candidates": [c.to_dict() for c in candidates],
     }
+
+
+_MOVES: Final = {"type": "array", "items": {"type": "string"}}
+
+
+@method(
+    "solve",
+    "The exact value of the position for the player to move, by the endgame solver: "
+    "'margin' (their final score less the best other, every other player against them), "
+    "'outcome', every move reaching it ('best') and one line of best play, when 'proven' "
+    "within the budget: 'seconds' (at most 5, default 1) and/or 'nodes' (positions "
+    "visited, 1 to 2,000,000).",
+    required={"state": STATE},
+    optional={"seconds": SECONDS, "nodes": NODES, "locale": LOCALE},
+    result=obj(
+        {
+            "player": {"type": "integer"},
+            "margin": {"type": ["integer", "null"]},
+            "outcome": {"enum": ["win", "shared", "loss", None]},
+            "best": {"oneOf": [_MOVES, {"type": "null"}]},
+            "line": _MOVES,
+            "proven": {"type": "boolean"},
+            "bound": {"type": ["integer", "null"]},
+            "nodes": {"type": "integer"},
+            "seconds": {"type": "number"},
+        }
+    ),
+)
+def solve(params: Params) -> Result:
+    seconds = params.get("seconds", DEFAULT_SECONDS)
+    nodes = params.get("nodes")
+    if not 0 < seconds <= MAX_SEARCH_SECONDS:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"a search over the service takes at most {MAX_SEARCH_SECONDS:g} seconds",
+        )
+    if nodes is not None and not 1 <= nodes <= MAX_SOLVE_NODES:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"the solver over the service visits 1 to {MAX_SOLVE_NODES:,} positions",
+        )
+    game = _to_move(params)
+    with SEARCHES.held():
+        solution = Solver().solve(game, seconds=seconds, nodes=nodes)
+    return {"player": game.currplayer, **solution.to_dict()}
+
+
+#: The bots' methods, in the order the protocol lists them.
+METHODS: Final[tuple[Method, ...]] = (bot_move, hint, solve)

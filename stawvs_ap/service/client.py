@@ -57,6 +57,16 @@ class RemoteError(StawvsError):
         self.data = data
 
 
+def _json_value(value: object) -> object:
+    """What JSON carries of a mapping or sequence that is not a dict, list or
+    tuple (a ``Mapping`` state, a ``Sequence`` of moves); a TypeError for the rest."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes | bytearray):
+        return list(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _request_line(method: str, params: Mapping[str, Any] | None, rid: int | None) -> bytes:
     """A request (a notification without ``rid``) as a line of JSON; ``BAD_ARGUMENT``,
     nothing sent, for parameters JSON cannot carry (NaN, infinities, objects that
@@ -67,7 +77,9 @@ def _request_line(method: str, params: Mapping[str, Any] | None, rid: int | None
     if params is not None:
         request["params"] = dict(params)
     try:
-        return json.dumps(request, separators=(",", ":"), allow_nan=False).encode("ascii")
+        return json.dumps(
+            request, separators=(",", ":"), allow_nan=False, default=_json_value
+        ).encode("ascii")
     except ValueError as exc:
         reason = "NaN and infinities are not JSON numbers" if "float" in str(exc) else exc
         raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot send {method!r:.80}: {reason}") from None
@@ -199,44 +211,36 @@ class Client:
         """Send ``method`` as a notification: the server answers nothing."""
         self.send_raw(_request_line(method, params, None))
 
-    def _with_state(self, method: str, state: State, **params: Any) -> Result:
-        given = {k: v for k, v in params.items() if v is not None}
-        sent = state if isinstance(state, str) else dict(state)
-        result: Result = self.call(method, {"state": sent, **given})
+    def _call(self, method: str, **params: Any) -> Result:
+        """Call ``method`` with the ``params`` given (those left None are not sent)."""
+        result: Result = self.call(method, {k: v for k, v in params.items() if v is not None})
         return result
 
-    # One method per protocol method; each returns the result object. Those that
-    # return words for people take ``locale``, a language tag such as "de".
+    # One method per protocol method, with the parameters its declaration gives
+    # (stawvs_ap.service.protocol; tests/test_service.py holds them together):
+    # the required ones first, in order, then the optional ones, None when not
+    # given. Each returns the result object. Those that return words for people
+    # take ``locale``, a language tag such as "de".
 
     def version(self) -> Result:
-        result: Result = self.call("version")
-        return result
+        return self._call("version")
 
     def info(self, *, locale: str | None = None) -> Result:
-        result: Result = self.call("info", {} if locale is None else {"locale": locale})
-        return result
+        return self._call("info", locale=locale)
 
     def variants(self, state: State | None = None, *, locale: str | None = None) -> Result:
-        params = {k: v for k, v in (("state", state), ("locale", locale)) if v is not None}
-        result: Result = self.call("variants", params)
-        return result
+        return self._call("variants", state=state, locale=locale)
 
     def new(
         self, players: int, variants: Sequence[str] | None = None, seed: int | str | None = None
     ) -> Result:
-        params: dict[str, Any] = {"players": players}
-        if variants is not None:
-            params["variants"] = list(variants)
-        if seed is not None:
-            params["seed"] = seed
-        result: Result = self.call("new", params)
-        return result
+        return self._call("new", players=players, variants=variants, seed=seed)
 
     def moves(self, state: State) -> Result:
-        return self._with_state("moves", state)
+        return self._call("moves", state=state)
 
     def validate(self, state: State, move: str, *, locale: str | None = None) -> Result:
-        return self._with_state("validate", state, move=move, locale=locale)
+        return self._call("validate", state=state, move=move, locale=locale)
 
     def move(
         self,
@@ -246,62 +250,55 @@ class Client:
         moves: Sequence[str] | None = None,
         locale: str | None = None,
     ) -> Result:
-        return self._with_state(
-            "move", state, move=move, moves=None if moves is None else list(moves), locale=locale
-        )
+        return self._call("move", state=state, move=move, moves=moves, locale=locale)
 
     def preview(self, state: State, move: str, *, locale: str | None = None) -> Result:
-        return self._with_state("preview", state, move=move, locale=locale)
+        return self._call("preview", state=state, move=move, locale=locale)
 
     def click(
         self, state: State, move: str, row: int, col: int, *, locale: str | None = None
     ) -> Result:
-        return self._with_state("click", state, move=move, row=row, col=col, locale=locale)
+        return self._call("click", state=state, move=move, row=row, col=col, locale=locale)
 
     def render(self, state: State, ply: int | None = None, *, locale: str | None = None) -> Result:
-        return self._with_state("render", state, ply=ply, locale=locale)
+        return self._call("render", state=state, ply=ply, locale=locale)
 
     def scores(self, state: State, *, locale: str | None = None) -> Result:
-        return self._with_state("scores", state, locale=locale)
+        return self._call("scores", state=state, locale=locale)
 
     def chat_log(
         self, state: State, names: Sequence[str] | None = None, *, locale: str | None = None
     ) -> Result:
-        names = None if names is None else list(names)
-        return self._with_state("chat_log", state, names=names, locale=locale)
+        return self._call("chat_log", state=state, names=names, locale=locale)
 
     def move_history(self, state: State) -> Result:
-        return self._with_state("move_history", state)
+        return self._call("move_history", state=state)
 
     def same_move(self, a: str, b: str) -> Result:
-        result: Result = self.call("same_move", {"a": a, "b": b})
-        return result
+        return self._call("same_move", a=a, b=b)
 
     def resign(self, state: State, player: int, *, locale: str | None = None) -> Result:
-        return self._with_state("resign", state, player=player, locale=locale)
+        return self._call("resign", state=state, player=player, locale=locale)
 
     def timeout(self, state: State, player: int, *, locale: str | None = None) -> Result:
-        return self._with_state("timeout", state, player=player, locale=locale)
+        return self._call("timeout", state=state, player=player, locale=locale)
 
     def draw(self, state: State, *, locale: str | None = None) -> Result:
-        return self._with_state("draw", state, locale=locale)
+        return self._call("draw", state=state, locale=locale)
 
     def abandoned(self, state: State, *, locale: str | None = None) -> Result:
-        return self._with_state("abandoned", state, locale=locale)
+        return self._call("abandoned", state=state, locale=locale)
 
     def record(
-        self, state: State, uid: str | None = None, players: Sequence[Any] | None = None
+        self,
+        state: State,
+        uid: str | None = None,
+        players: Sequence[str | Mapping[str, Any]] | None = None,
     ) -> Result:
-        return self._with_state(
-            "record", state, uid=uid, players=None if players is None else list(players)
-        )
+        return self._call("record", state=state, uid=uid, players=players)
 
     def replay(self, record: Mapping[str, Any], initial: State | None = None) -> Result:
-        params: dict[str, Any] = {"record": dict(record)}
-        if initial is not None:
-            params["initial"] = initial
-        result: Result = self.call("replay", params)
-        return result
+        return self._call("replay", record=record, initial=initial)
 
     def bot_move(
         self,
@@ -313,9 +310,9 @@ class Client:
         seed: int | str | None = None,
         locale: str | None = None,
     ) -> Result:
-        return self._with_state(
+        return self._call(
             "bot_move",
-            state,
+            state=state,
             bot=bot,
             seconds=seconds,
             iterations=iterations,
@@ -334,9 +331,9 @@ class Client:
         seed: int | str | None = None,
         locale: str | None = None,
     ) -> Result:
-        return self._with_state(
+        return self._call(
             "hint",
-            state,
+            state=state,
             bot=bot,
             top=top,
             seconds=seconds,
@@ -345,15 +342,75 @@ class Client:
             locale=locale,
         )
 
-    def svg(
-        self, state: State, ply: int | None = None, *, locale: str | None = None, **drawing: Any
+    def solve(
+        self,
+        state: State,
+        *,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        locale: str | None = None,
     ) -> Result:
-        """The picture; ``drawing`` takes the other parameters of the ``svg`` method
-        (``move``, ``hints``, ``size``, ``names``, ``marks``, ``click``)."""
-        return self._with_state("svg", state, ply=ply, locale=locale, **drawing)
+        return self._call("solve", state=state, seconds=seconds, nodes=nodes, locale=locale)
+
+    def review(
+        self,
+        state: State | None = None,
+        record: Mapping[str, Any] | None = None,
+        bot: str | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | str | None = None,
+        count: int | None = None,
+        appraised: Sequence[Mapping[str, Any]] | None = None,
+        names: Sequence[str] | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        """The review of the game ``state`` or ``record``: the next ``count``
+        positions after those ``appraised`` (see the protocol's ``review``)."""
+        params = {
+            "state": state,
+            "record": record,
+            "bot": bot,
+            "seconds": seconds,
+            "iterations": iterations,
+            "seed": seed,
+            "count": count,
+            "appraised": appraised,
+            "names": names,
+            "locale": locale,
+        }
+        result: Result = self.call("review", {k: v for k, v in params.items() if v is not None})
+        return result
+
+    def svg(
+        self,
+        state: State,
+        ply: int | None = None,
+        *,
+        move: str | None = None,
+        hints: Sequence[Mapping[str, str]] | None = None,
+        size: int | None = None,
+        names: Sequence[str] | None = None,
+        marks: bool | None = None,
+        click: Mapping[str, int] | None = None,
+        locale: str | None = None,
+    ) -> Result:
+        return self._call(
+            "svg",
+            state=state,
+            ply=ply,
+            move=move,
+            hints=hints,
+            size=size,
+            names=names,
+            marks=marks,
+            click=click,
+            locale=locale,
+        )
 
     def summary(self, state: State, ply: int | None = None) -> Result:
-        return self._with_state("summary", state, ply=ply)
+        return self._call("summary", state=state, ply=ply)
 
     def undo(self, state: State, plies: int | None = None, *, locale: str | None = None) -> Result:
-        return self._with_state("undo", state, plies=plies, locale=locale)
+        return self._call("undo", state=state, plies=plies, locale=locale)

@@ -25,21 +25,23 @@ from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue
 from ..pictures.svg import board_svg
 from .messages import UNDO_TOO_FAR
-from .methods import (
+from .protocol import (
+    BOOL,
     INT,
     LOCALE,
     NAMES,
     STATE,
     TEXT,
     Kind,
+    Method,
     Params,
     Result,
-    _game,
-    _method,
-    _played,
+    method,
+    obj,
 )
+from .recent import game_of, played
 
-__all__ = ["MAX_HINTS", "next_squares"]
+__all__ = ["MAX_HINTS", "METHODS", "next_squares"]
 
 #: The most labelled arrows one picture takes.
 MAX_HINTS: Final = 20
@@ -60,16 +62,30 @@ def _is_hints(value: object) -> bool:
     )
 
 
-HINTS: Final = Kind(_is_hints, f"a list of at most {MAX_HINTS} objects {{move, label?}}")
-BOOL: Final = Kind(lambda v: isinstance(v, bool), "true or false")
+HINTS: Final = Kind(
+    _is_hints,
+    f"a list of at most {MAX_HINTS} objects {{move, label?}}",
+    {
+        "type": "array",
+        "maxItems": MAX_HINTS,
+        "items": obj({"move": {"type": "string"}, "label": {"type": "string"}}, ["move"]),
+    },
+    "Sequence[Mapping[str, str]]",
+)
 SQUARE: Final = Kind(
     lambda v: isinstance(v, dict) and set(v) == {"row", "col"} and all(map(INT.test, v.values())),
     "an object {row, col} of whole numbers",
+    obj({"row": {"type": "integer"}, "col": {"type": "integer"}}),
+    "Mapping[str, int]",
 )
+#: The picture's width: the engine refuses the sizes the schema leaves out.
+SIZE: Final = Kind(INT.test, INT.what, {"type": "integer", "minimum": 240, "maximum": 4000}, "int")
+#: How many plies to take back: the engine refuses the numbers the schema leaves out.
+PLIES: Final = Kind(INT.test, INT.what, {"type": "integer", "minimum": 1}, "int")
 
 
 def _shown(params: Params) -> StawvsGame:
-    game = _game(params)
+    game = game_of(params)
     if "ply" in params:
         game.load(params["ply"])
     return game
@@ -99,21 +115,28 @@ def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
     }
 
 
-@_method(
+@method(
     "svg",
-    {"state": STATE},
-    {
+    "The picture of the position (at stack entry 'ply' if given) for a page: a data-square "
+    "element over each square; 'move' a partial move being built, shown with where it can go "
+    "next; 'hints' candidate moves drawn as arrows with a label; 'marks' (default true) the "
+    "colour's letter on each pyramid; 'click' a click on render square (row, col) that "
+    "extends 'move' first, as the click method does (the answer adds what click answers, and "
+    "the picture shows the move it made).",
+    required={"state": STATE},
+    optional={
         "ply": INT,
         "move": TEXT,
         "hints": HINTS,
-        "size": INT,
+        "size": SIZE,
         "names": NAMES,
         "marks": BOOL,
         "click": SQUARE,
         "locale": LOCALE,
     },
+    result=obj({"svg": {"type": "string"}, "click": {"$ref": "#/$defs/clickVerdict"}}, ["svg"]),
 )
-def _svg(params: Params) -> Result:
+def svg(params: Params) -> Result:
     game = _shown(params)
     shown: StawvsGame | Position = game
     highlights: dict[str, list[str]] = {}
@@ -143,7 +166,7 @@ def _svg(params: Params) -> Result:
             raise StawvsError(
                 ErrorCode.MALFORMED, f"hint {hint['move'][:20]!r} is not a move"
             ) from None
-    svg = board_svg(
+    picture = board_svg(
         shown,
         params.get("size", 560),
         lastmove=game.lastmove if shown is not game else None,
@@ -154,11 +177,50 @@ def _svg(params: Params) -> Result:
         squares=True,
         locale=game.locale,
     )
-    return {"svg": svg, **answer}
+    return {"svg": picture, **answer}
 
 
-@_method("summary", {"state": STATE}, {"ply": INT})
-def _summary(params: Params) -> Result:
+_INTEGER: Final = {"type": "integer"}
+_COUNT: Final = {"type": "integer", "minimum": 0}
+_TEXTS: Final = {"type": "array", "items": {"type": "string"}}
+_STACK: Final = obj({"pyramids": _TEXTS, "points": _INTEGER})
+_PLAYER: Final = obj(
+    {
+        "player": _INTEGER,
+        "score": _INTEGER,
+        "passed": {"type": "boolean"},
+        "stacks": {"type": "array", "items": _STACK},
+    }
+)
+
+
+@method(
+    "summary",
+    "The game panel of the position shown (at stack entry 'ply' if given), and the whole "
+    "game's moves.",
+    required={"state": STATE},
+    optional={"ply": INT},
+    result=obj(
+        {
+            "numplayers": _INTEGER,
+            "variants": _TEXTS,
+            "mode": {"enum": ["place", "collect"]},
+            "currplayer": _INTEGER,
+            "gameover": {"type": "boolean"},
+            "winner": {"type": "array", "items": _INTEGER},
+            "lastmove": {"type": ["string", "null"]},
+            "ply": _COUNT,
+            "plies": _COUNT,
+            "must_pass": {"type": "boolean"},
+            "players": {"type": "array", "items": _PLAYER},
+            "history": {
+                "type": "array",
+                "items": obj({"player": _INTEGER, "move": {"type": "string"}}),
+            },
+        }
+    ),
+)
+def summary(params: Params) -> Result:
     game = _shown(params)
     position = game.position
     players: list[dict[str, Any]] = []
@@ -198,13 +260,23 @@ def _summary(params: Params) -> Result:
     }
 
 
-@_method("undo", {"state": STATE}, {"plies": INT, "locale": LOCALE})
-def _undo(params: Params) -> Result:
-    game = _game(params)
+@method(
+    "undo",
+    "Take back the last 'plies' moves (default 1).",
+    required={"state": STATE},
+    optional={"plies": PLIES, "locale": LOCALE},
+    result={"$ref": "#/$defs/played"},
+)
+def undo(params: Params) -> Result:
+    game = game_of(params)
     plies, made = params.get("plies", 1), sum(map(len, game.move_history()))
     if not 1 <= plies <= made:
         refusal = Phrase(UNDO_TOO_FAR, {"made": made, "plies": plies})
         raise StawvsError(ErrorCode.NO_UNDO, catalogue(game.locale).say(refusal))
     for _ in range(plies):
         game.undo()
-    return _played(game)
+    return played(game)
+
+
+#: The page's methods, in the order the protocol lists them.
+METHODS: Final[tuple[Method, ...]] = (svg, summary, undo)

@@ -51,6 +51,7 @@ const game = {
 };
 let partial = ""; // the move being built by clicks
 let hints = []; // the candidates of the last hint
+let arrows = []; // [{move, label}]: a reviewed move and the better one, drawn as arrows
 let view = null; // the last summary
 let svgText = "";
 let variantNames = new Map(); // variant uid -> its name, in the page's language
@@ -138,8 +139,9 @@ async function draw({ board = false, click = null } = {}) {
   if (partial) picture.move = partial;
   if (click) picture.click = click;
   if (hints.length) {
-    picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
+    picture.hints = hints.map((c) => ({ move: c.move, label: c.label ?? c.value.toFixed(2) }));
   }
+  if (arrows.length) picture.hints = [...(picture.hints ?? []), ...arrows];
   const calls = [["svg", worded(picture)]];
   if (!board || !view) calls.push(["summary", shown]);
   const [svg, summary] = await batch(calls);
@@ -204,6 +206,7 @@ function showButtons() {
 // -- changing the game ------------------------------------------------------------
 
 function setState(state) {
+  arrows = [];
   game.state = state;
   game.ply = null;
   game.redo = [];
@@ -317,6 +320,22 @@ async function randomMove() {
 async function hint() {
   if (!view || view.gameover || !latest()) return;
   say(t("page.status.hinting"));
+  // The endgame solver first, briefly: a proven position needs no estimate.
+  const solved = await rpc("solve", worded({ state: game.state, seconds: Math.min(game.think, 1) }));
+  if (solved.proven) {
+    const label = solved.margin > 0 ? `+${solved.margin}` : String(solved.margin);
+    hints = solved.best.slice(0, 3).map((move) => ({ move, label }));
+    $("hint-list").replaceChildren(
+      ...hints.map((c) => {
+        const item = document.createElement("li");
+        item.textContent = c.move;
+        return item;
+      }),
+    );
+    await draw({ board: true });
+    say(provenWords(solved));
+    return;
+  }
   const answer = await rpc("hint", worded({ state: game.state, bot: "mcts", seconds: game.think, top: 3 }));
   hints = answer.candidates;
   $("hint-list").replaceChildren(
@@ -331,12 +350,21 @@ async function hint() {
   say(t("page.status.hint", { move: answer.best }));
 }
 
-async function show(ply) {
+// "Player 2 wins by 3 points (proven)": the solver's verdict for the player to move.
+function provenWords(solved) {
+  const player = nameOf(solved.player);
+  if (solved.margin > 0) return tn("page.hint.proven-win", solved.margin, { player, margin: solved.margin });
+  if (solved.margin < 0) return tn("page.hint.proven-loss", -solved.margin, { player, margin: -solved.margin });
+  return t("page.hint.proven-shared", { player });
+}
+
+async function show(ply, drawn = []) {
   if (!view) return;
   const target = Math.max(0, Math.min(view.plies, ply));
   game.ply = target >= view.plies ? null : target;
   partial = "";
   hints = [];
+  arrows = drawn;
   $("hint-list").replaceChildren();
   await draw();
 }
@@ -567,6 +595,8 @@ window.stawvs = {
     showSeats(view?.numplayers ?? 2, seatOf);
     seatsChanged();
   },
+  // Shows stack entry `ply` with `drawn` ([{move, label}]) as arrows (the review's).
+  showArrows: (ply, drawn) => act(() => show(ply, drawn)),
   // Resolves once no action runs and no bot is about to move.
   idle: () =>
     new Promise((resolve) => {

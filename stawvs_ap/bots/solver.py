@@ -1,0 +1,336 @@
+"""An exact endgame solver: who wins with best play, and by how much.
+
+The value of a position is the **margin** its mover can guarantee: the mover's
+final score minus the highest final score among the others, when the mover
+maximises it and every other player plays to minimise it. For two players
+this is plain minimax of the score difference; for three or four it is the
+*paranoid* value (the others are assumed to gang up on the mover).
+
+:func:`solve` finds it with alpha-beta search over margins to the end of the
+game. Each rule is the core's, written once: the moves are those of
+:meth:`Position.legal_moves <stawvs_ap.core.position.Position.legal_moves>`,
+the game has ended when :attr:`Position.is_over
+<stawvs_ap.core.position.Position.is_over>` says so (after the last pass,
+wherever it falls in a round, with the final captures the variants give
+already made by :meth:`Position.play <stawvs_ap.core.position.Position.play>`),
+and scores are :func:`stawvs_ap.core.scoring.score`'s. What makes it fast:
+
+* a **transposition table** keyed on the whole position (its rules, hence
+  its variants; the player to move; who has passed; the collections) and the
+  player whose margin is searched, holding proven lower and upper bounds.
+  The search always goes to the end of the game, so an entry never depends
+  on a depth and stays true for as long as the table lives; a
+  :class:`Solver` keeps its table between questions (the bots ask about
+  successive positions of one game);
+* **move ordering** from :func:`~stawvs_ap.bots.knowledge.move_priors`, the
+  move a node's entry remembers as best tried first.
+
+A budget of ``seconds`` and/or ``nodes`` (positions visited) is checked
+inside the search; when it runs out the answer says what was learned.
+
+>>> from stawvs_ap import Position, solve
+>>> ranks = ["GH1@1GH2@2......"] + ["........"] * 7  # ghosts: the final captures made
+>>> final = Position.from_notation("/".join(ranks) + " 1 collect OR1OR2,OR3 12")
+>>> solution = solve(final)  # every player has passed: the game is over
+>>> solution.margin, solution.outcome, solution.best, solution.proven
+(1, 'win', (), True)
+>>> ranks[0] = "PI3@1BL1@2......"  # player 2 passed, player 1 walled in: it passes
+>>> solution = solve(Position.from_notation("/".join(ranks) + " 1 collect PI1PI2,- 2"))
+>>> solution.margin, solution.outcome, [str(move) for move in solution.best]  # 7 (a tree) to 1
+(6, 'win', ['pass'])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from ..core.moves import Move
+from ..core.position import Position
+from ..errors import ErrorCode, IllegalMoveError, StawvsError
+from ..host.game import StawvsGame
+from .knowledge import move_priors, prior_move
+from .options import MAX_SECONDS, SECONDS, Option
+
+__all__ = ["MAX_NODES", "NODES", "Outcome", "Solution", "Solver", "solve"]
+
+Outcome = Literal["win", "shared", "loss"]
+
+#: The most positions one question may visit (about an hour of search).
+MAX_NODES: Final = 200_000_000
+NODES: Final = Option("nodes", int, None, "positions the solver may visit", low=1, high=MAX_NODES)
+#: Entries the transposition table holds before it is emptied (about 250 MB).
+TABLE_LIMIT: Final = 1 << 20
+#: Above every margin a game can reach (60 pyramids score less than 200).
+_INFINITY: Final = 10_000
+#: Nodes between two looks at the clock.
+_CLOCK_EVERY: Final = 512
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """What :func:`solve` found about a position, from its mover's side.
+
+    * ``margin``: the margin the mover can guarantee (their final score minus
+      the best final score of the others); None unless ``proven``.
+    * ``outcome``: ``"win"`` (margin > 0), ``"shared"`` (0), ``"loss"`` (< 0);
+      None unless ``proven``.
+    * ``best``: every legal move that reaches the margin, in the order of
+      :meth:`Position.legal_moves`; ``()`` when the game is already over;
+      None unless ``proven``.
+    * ``line``: one principal variation, starting with ``best[0]`` (empty when
+      the game is over, or when nothing was proven).
+    * ``proven``: whether ``margin`` is exact (False: the budget ran out).
+    * ``bound``: a margin the mover is proven to guarantee *at least*: equal
+      to ``margin`` when proven; otherwise the best value of the moves proven
+      before the budget ran out (``line`` then starts with such a move), or
+      None when no move was.
+    * ``nodes`` and ``seconds``: the positions visited and the time spent.
+    """
+
+    margin: int | None
+    outcome: Outcome | None
+    best: tuple[Move, ...] | None
+    line: tuple[Move, ...]
+    proven: bool
+    bound: int | None
+    nodes: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form: the fields, moves as move strings."""
+        return {
+            "margin": self.margin,
+            "outcome": self.outcome,
+            "best": None if self.best is None else [str(m) for m in self.best],
+            "line": [str(m) for m in self.line],
+            "proven": self.proven,
+            "bound": self.bound,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def outcome_of(margin: int) -> Outcome:
+    """``"win"``, ``"shared"`` or ``"loss"`` for a margin."""
+    return "win" if margin > 0 else "shared" if margin == 0 else "loss"
+
+
+def final_margin(position: Position, player: int) -> int:
+    """``player``'s score minus the best score of the others, as the collections stand."""
+    scores = position.scores()
+    others = [s for p, s in enumerate(scores, start=1) if p != player]
+    return scores[player - 1] - max(others)
+
+
+class _OutOfBudget(Exception):
+    """The budget ran out inside the search."""
+
+
+class Solver:
+    """An endgame solver keeping its transposition table between questions.
+
+    Everything the table holds is a proven bound, true whatever the budget of
+    the question that found it, so a solver asked about successive positions
+    of a game (or about one position again, with more time) reuses its work.
+    Answers with a node budget are deterministic for a given table: the same
+    position and budget asked of a new solver give the same answer.
+    """
+
+    def __init__(self, table_limit: int = TABLE_LIMIT) -> None:
+        self._table: dict[tuple[Position, int], tuple[int, int, Move | None]] = {}
+        self._table_limit = table_limit
+        self._nodes = 0
+        self._node_limit = MAX_NODES
+        self._deadline = 0.0
+        self._root = 1
+
+    def forget(self) -> None:
+        """Empty the transposition table."""
+        self._table.clear()
+
+    def solve(
+        self,
+        position_or_game: Position | StawvsGame,
+        *,
+        seconds: float | None = None,
+        nodes: int | None = None,
+    ) -> Solution:
+        """The value of the position for its mover (see :class:`Solution`), searched
+        for at most ``seconds`` and ``nodes`` (None: no limit but
+        :data:`~stawvs_ap.bots.options.MAX_SECONDS` and :data:`MAX_NODES`).
+
+        ``BAD_ARGUMENT`` for a budget out of range or something that is not a
+        position or a game; ``GAMEOVER`` for a game a host ended (resignation,
+        timeout…) before every player had passed, which has no margin.
+        """
+        position = _position_of(position_or_game)
+        start = time.perf_counter()
+        limit = MAX_SECONDS if seconds is None else SECONDS.check(seconds)
+        self._node_limit = MAX_NODES if nodes is None else NODES.check(nodes)
+        self._deadline = start + limit
+        self._nodes = 0
+        self._root = position.currplayer
+        if position.is_over:
+            margin = final_margin(position, self._root)
+            return Solution(
+                margin, outcome_of(margin), (), (), True, margin, 0, time.perf_counter() - start
+            )
+        values: dict[Move, int] = {}
+        best_value = -_INFINITY
+        proven = True
+        try:
+            for move in self._ordered(position):
+                after, _ = position.play(move)
+                value = self._value(after, best_value - 1, _INFINITY)
+                if value >= best_value:  # exact: above the window's floor, no ceiling
+                    values[move] = value
+                    best_value = value
+        except _OutOfBudget:
+            proven = False
+        line: tuple[Move, ...] = ()
+        if not proven:
+            found = [m for m in position.legal_moves() if values.get(m) == best_value]
+            if found:
+                line = (found[0], *self._line(found[0], position, best_value))
+            bound = best_value if found else None
+            spent = time.perf_counter() - start
+            return Solution(None, None, None, line, False, bound, self._nodes, spent)
+        best = tuple(m for m in position.legal_moves() if values.get(m) == best_value)
+        line = (best[0], *self._line(best[0], position, best_value))
+        spent = time.perf_counter() - start
+        return Solution(
+            best_value,
+            outcome_of(best_value),
+            best,
+            line,
+            True,
+            best_value,
+            self._nodes,
+            spent,
+        )
+
+    # -- the search --------------------------------------------------------------
+
+    def _count(self) -> None:
+        if self._nodes >= self._node_limit:
+            raise _OutOfBudget
+        self._nodes += 1
+        if not self._nodes % _CLOCK_EVERY and time.perf_counter() >= self._deadline:
+            raise _OutOfBudget
+
+    def _ordered(self, position: Position, first: Move | None = None) -> Iterator[Move]:
+        """The legal moves, the likely best first (``first`` before all)."""
+        if position.must_pass():  # the one move: nothing to order (half the nodes, late)
+            yield from position.legal_moves()
+            return
+        if first is not None:
+            yield first
+        entries = move_priors(position)
+        entries.sort()
+        for entry in entries:
+            move = prior_move(entry)
+            if move != first:
+                yield move
+
+    def _value(self, position: Position, alpha: int, beta: int) -> int:
+        """The root player's margin after best play from ``position``, if it lies
+        strictly between ``alpha`` and ``beta``; otherwise a bound on the same side
+        (at most ``alpha``, at least ``beta``): fail-soft alpha-beta."""
+        self._count()
+        root = self._root
+        if position.is_over:
+            return final_margin(position, root)
+        key = (position, root)
+        entry = self._table.get(key)
+        first = None
+        if entry is not None:
+            lower, upper, first = entry
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
+        best_move = None
+        if position.currplayer == root:  # the root player maximises the margin
+            best = -_INFINITY
+            floor = alpha
+            for move in self._ordered(position, first):
+                value = self._value(position.play(move)[0], floor, beta)
+                if value > best:
+                    best, best_move = value, move
+                    if best >= beta:
+                        break
+                    floor = max(floor, best)
+        else:  # every other player minimises it
+            best = _INFINITY
+            ceiling = beta
+            for move in self._ordered(position, first):
+                value = self._value(position.play(move)[0], alpha, ceiling)
+                if value < best:
+                    best, best_move = value, move
+                    if best <= alpha:
+                        break
+                    ceiling = min(ceiling, best)
+        lower, upper = (-_INFINITY, _INFINITY) if entry is None else entry[:2]
+        if best <= alpha:
+            upper = min(upper, best)
+        elif best >= beta:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        if len(self._table) >= self._table_limit:
+            self._table.clear()
+        self._table[key] = (lower, upper, best_move)
+        return best
+
+    def _line(self, move: Move, position: Position, value: int) -> tuple[Move, ...]:
+        """A principal variation after ``move`` from ``position``, whose value is
+        ``value``: at each position the first move (in search order) that keeps
+        it, found again with a window of one margin around it (mostly from the
+        table). Shorter when the budget runs out."""
+        line: list[Move] = []
+        position = position.play(move)[0]
+        try:
+            while not position.is_over:
+                for move in self._ordered(position):
+                    after = position.play(move)[0]
+                    if self._value(after, value - 1, value + 1) == value:
+                        line.append(move)
+                        position = after
+                        break
+                else:  # unreachable while the table holds what it proved
+                    break
+        except _OutOfBudget:
+            pass
+        return tuple(line)
+
+
+def _position_of(position_or_game: object) -> Position:
+    if isinstance(position_or_game, Position):
+        return position_or_game
+    if isinstance(position_or_game, StawvsGame):
+        if position_or_game.gameover and not position_or_game.position.is_over:
+            raise IllegalMoveError(
+                ErrorCode.GAMEOVER, "The game was ended before every player passed: no margin."
+            )
+        return position_or_game.position
+    raise StawvsError(
+        ErrorCode.BAD_ARGUMENT,
+        f"the solver is asked about a StawvsGame or a Position, not "
+        f"{type(position_or_game).__name__}",
+    )
+
+
+def solve(
+    position_or_game: Position | StawvsGame,
+    *,
+    seconds: float | None = None,
+    nodes: int | None = None,
+) -> Solution:
+    """The value of a position (or of a game's position) for its mover, with a new
+    :class:`Solver`: see :meth:`Solver.solve`."""
+    return Solver().solve(position_or_game, seconds=seconds, nodes=nodes)

@@ -1,0 +1,135 @@
+"""``stawvs-ap solve FILE``: the endgame solver's verdict on a state or a record,
+in the player's language, or as JSON::
+
+    stawvs-ap solve game.json --seconds 2
+    stawvs-ap solve record.json --json
+
+The verdict is the player to move's: "Player 2 wins by 3 points with best
+play: d5-e6,e7 pass …", or "Not proven within 2 s …" when the budget runs
+out (docs/solver.md says what the value means).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, TypeVar
+
+from ..bots.options import MAX_SECONDS, SECONDS
+from ..bots.solver import NODES, Solution, solve
+from ..host.game import StawvsGame
+from ..i18n import Phrase, catalogue, player_name
+from ..records import from_record
+from .botargs import BotCliError, Outputs, declared, record_names
+from .messages import (
+    SOLVE_LINE,
+    SOLVE_LOSS,
+    SOLVE_SHARED,
+    SOLVE_TOGETHER,
+    SOLVE_UNPROVEN,
+    SOLVE_UNPROVEN_BOUND,
+    SOLVE_WIN,
+)
+from .safe_io import Transaction
+
+__all__ = ["DEFAULT_SECONDS", "add_solve_command", "verdict"]
+
+_P = TypeVar("_P", bound=argparse.ArgumentParser)
+
+#: The solver's time when ``--seconds`` is not given.
+DEFAULT_SECONDS = 2.0
+
+
+def _load(io: Transaction, path: str) -> tuple[StawvsGame, list[str] | None]:
+    """The game in ``path`` (a state, or a record replayed) and the record's names."""
+    data = io.read(path, "state or record")
+    try:
+        text = data.decode("utf-8")
+        document: Any = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise BotCliError(f"{path!r} is not a JSON state or record") from None
+    wrapped = isinstance(document, dict) and "header" not in document
+    if wrapped and isinstance(document.get("record"), dict):  # a golden fixture's record
+        document = document["record"]
+    if isinstance(document, dict) and "header" in document:
+        return from_record(document), record_names(document)
+    return StawvsGame(text), None
+
+
+def verdict(
+    solution: Solution,
+    game: StawvsGame,
+    *,
+    seconds: float,
+    names: list[str] | None = None,
+    locale: str = "en",
+) -> str:
+    """The solution (found within ``seconds``) in words, from the side of ``game``'s
+    player to move, named by ``names`` (a record's) or as "Player N"."""
+    words = catalogue(locale)
+    player = game.currplayer
+    name: str | Phrase = names[player - 1] if names else player_name(player)
+    if not solution.proven:
+        budget = f"{seconds:g}"
+        if solution.bound is None or not solution.line:
+            return words.say(Phrase(SOLVE_UNPROVEN, {"seconds": budget, "nodes": solution.nodes}))
+        learned: dict[str, str | int | Phrase] = {
+            "seconds": budget,
+            "nodes": solution.nodes,
+            "player": name,
+            "bound": f"{solution.bound:+d}",
+            "move": str(solution.line[0]),
+        }
+        return words.say(Phrase(SOLVE_UNPROVEN_BOUND, learned))
+    margin = solution.margin
+    assert margin is not None
+    said: Phrase
+    if margin > 0:
+        said = Phrase(SOLVE_WIN, {"player": name, "margin": margin})
+    elif margin < 0:
+        said = Phrase(SOLVE_LOSS, {"player": name, "margin": -margin})
+    else:
+        said = Phrase(SOLVE_SHARED, {"player": name})
+    if game.numplayers > 2:
+        said = Phrase(SOLVE_TOGETHER, {"verdict": said})
+    if solution.line:
+        said = Phrase(SOLVE_LINE, {"verdict": said, "moves": " ".join(map(str, solution.line))})
+    return words.say(said)
+
+
+def _cmd_solve(args: argparse.Namespace, io: Transaction) -> Outputs:
+    game, names = _load(io, args.file)
+    seconds = DEFAULT_SECONDS if args.seconds is None else args.seconds
+    solution = solve(game, seconds=seconds, nodes=args.nodes)
+    if args.json:
+        return {"-": json.dumps({"player": game.currplayer, **solution.to_dict()}) + "\n"}
+    said = verdict(solution, game, seconds=seconds, names=names, locale=args.locale)
+    return {"-": said + "\n"}
+
+
+def add_solve_command(sub: argparse._SubParsersAction[_P]) -> None:
+    """Add ``solve`` to the subparsers ``sub`` of the command line."""
+    help_text = "print who wins an endgame with best play, and by how much"
+    solver: argparse.ArgumentParser = sub.add_parser("solve", help=help_text, description=help_text)
+    solver.set_defaults(run=_cmd_solve)
+    solver.add_argument(
+        "file", metavar="FILE", help="a serialized state or a game record (JSON), - for stdin"
+    )
+    solver.add_argument(
+        "--seconds",
+        type=declared(SECONDS),
+        metavar="S",
+        help=f"the solver's time, at most {MAX_SECONDS:g} (default: {DEFAULT_SECONDS:g})",
+    )
+    solver.add_argument(
+        "--nodes",
+        type=declared(NODES),
+        metavar="N",
+        help="the most positions the solver may visit (default: no limit but the time)",
+    )
+    solver.add_argument(
+        "--json",
+        action="store_true",
+        help="print the solution as JSON: player, margin, outcome, best, line, proven, "
+        "bound, nodes, seconds",
+    )

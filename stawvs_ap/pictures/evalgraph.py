@@ -1,0 +1,207 @@
+"""The evaluation graph of a game review: :func:`evaluation_svg`.
+
+One line per player, their share of the win ply by ply (from 0 at the bottom
+to 1 at the top), in the caps' colours, each line drawn over an outline of the
+cap's own outline colour and with its own dash pattern, so that lines are told
+apart without hue. Inaccuracies, mistakes and blunders are marked on the
+mover's line with ``?!``, ``?`` and ``??``, each mark carrying
+``data-ply="N"`` for clicks and a ``<title>`` saying what happened. The graph
+brings its own background (the board's light square), so it reads the same on
+a light page and a dark one; its ``<title>`` and ``<desc>`` are its text
+alternative.
+
+It draws plain values (any objects with the attributes of :class:`GraphPly`,
+such as a review's plies): the pictures know nothing of bots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, Protocol
+from xml.sax.saxutils import escape
+
+from ..i18n import Argument, Catalogue, Phrase, catalogue, player_name
+from . import messages as m
+from .svg import CAP_COLOURS
+
+__all__ = ["MARKS", "GraphPly", "evaluation_svg", "graph_description", "judgement_phrase"]
+
+#: The sign of each judgement, as chess annotates moves.
+MARKS: Final = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+_MARK_COLOURS: Final = {"inaccuracy": "#f9a825", "mistake": "#ef6c00", "blunder": "#c62828"}
+_JUDGEMENT_WORDS: Final = {
+    "inaccuracy": m.REVIEW_INACCURACY,
+    "mistake": m.REVIEW_MISTAKE,
+    "blunder": m.REVIEW_BLUNDER,
+}
+_DASHES: Final = ("none", "8 4", "2 3", "10 3 2 3")
+_BACKGROUND: Final = "#f3ead8"
+_INK: Final = "#3e2723"
+_GRID: Final = "#c9b99a"
+
+
+class GraphPly(Protocol):
+    """What the graph reads of a ply."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def move(self) -> str: ...
+    @property
+    def best(self) -> str | None: ...
+    @property
+    def judgement(self) -> str | None: ...
+    @property
+    def shares(self) -> Sequence[float]: ...
+
+
+def judgement_phrase(judgement: str) -> Phrase:
+    """The word of a judgement (``inaccuracy``, ``mistake``, ``blunder``)."""
+    return Phrase(_JUDGEMENT_WORDS[judgement], {})
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _percent(share: float) -> int:
+    return round(100 * share)
+
+
+def graph_description(
+    start: Sequence[float],
+    plies: Sequence[GraphPly],
+    names: Sequence[str],
+    words: Catalogue,
+) -> list[str]:
+    """The graph in words, one line per player then one per marked move: its text
+    alternative."""
+    end = plies[-1].shares if plies else start
+    lines = [
+        words.say(
+            Phrase(
+                m.REVIEW_PLAYER_LINE,
+                {"name": names[p], "start": _percent(start[p]), "end": _percent(end[p])},
+            )
+        )
+        for p in range(len(start))
+    ]
+    lines += [_mark_text(ply, names, words) for ply in plies if ply.judgement in MARKS]
+    return lines
+
+
+def _mark_text(ply: GraphPly, names: Sequence[str], words: Catalogue) -> str:
+    assert ply.judgement is not None
+    args: dict[str, Argument] = {
+        "ply": ply.ply,
+        "name": names[ply.player - 1],
+        "move": ply.move,
+        "judgement": words.say(judgement_phrase(ply.judgement)),
+    }
+    if ply.best is not None and ply.best != ply.move:
+        return words.say(Phrase(m.REVIEW_MARK_BETTER, {**args, "best": ply.best}))
+    return words.say(Phrase(m.REVIEW_MARK, args))
+
+
+def evaluation_svg(
+    start: Sequence[float],
+    plies: Sequence[GraphPly],
+    *,
+    names: Sequence[str] | None = None,
+    width: int = 640,
+    height: int = 240,
+    locale: str | None = None,
+) -> str:
+    """The evaluation graph of a review whose shares at the start are ``start``
+    (one per player) and whose plies are ``plies``, ``width`` × ``height``
+    pixels, its words in ``locale``'s language (player names ``names``, else
+    "Player 1"…).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Ply:
+    ...     ply: int; player: int; move: str; best: str | None; judgement: str | None
+    ...     shares: tuple[float, ...]
+    >>> svg = evaluation_svg((0.5, 0.5), [Ply(1, 1, "d5", "e4", "blunder", (0.1, 0.9))])
+    >>> svg.startswith("<svg"), 'data-ply="1"' in svg, "??" in svg
+    (True, True, True)
+    """
+    words = catalogue(locale or "en")
+    players = len(start)
+    shown = list(names) if names else [words.say(player_name(p)) for p in range(1, players + 1)]
+    left, right, top, bottom = 40.0, 12.0, 12.0, 26.0
+    inner_w, inner_h = width - left - right, height - top - bottom
+    count = max(1, len(plies))
+
+    def x(ply: int) -> float:
+        return left + inner_w * ply / count
+
+    def y(share: float) -> float:
+        return top + inner_h * (1.0 - max(0.0, min(1.0, share)))
+
+    title = words.say(m.REVIEW_GRAPH_TITLE)
+    description = " ".join(graph_description(start, plies, shown, words))
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" class="evaluation-graph" '
+        f'font-family="sans-serif" font-size="11">',
+        f"<title>{escape(title)}</title>",
+        f"<desc>{escape(description)}</desc>",
+        f'<rect width="{width}" height="{height}" rx="6" fill="{_BACKGROUND}"/>',
+    ]
+    for share in (0.0, 0.5, 1.0):
+        parts.append(
+            f'<line x1="{_num(left)}" x2="{_num(width - right)}" y1="{_num(y(share))}" '
+            f'y2="{_num(y(share))}" stroke="{_GRID}" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{_num(left - 4)}" y="{_num(y(share) + 4)}" text-anchor="end" '
+            f'fill="{_INK}">{_percent(share)}%</text>'
+        )
+    step = max(1, round(count / 8 / 5) * 5) if count > 10 else 1
+    for tick in range(0, count + 1, step):
+        parts.append(
+            f'<text x="{_num(x(tick))}" y="{height - 8}" text-anchor="middle" '
+            f'fill="{_INK}">{tick}</text>'
+        )
+    for p in range(players):
+        points = [(x(0), y(start[p]))] + [
+            (x(k + 1), y(ply.shares[p])) for k, ply in enumerate(plies)
+        ]
+        path = " ".join(f"{_num(px)},{_num(py)}" for px, py in points)
+        fill, outline, _ = CAP_COLOURS[p % len(CAP_COLOURS)]
+        dash = _DASHES[p % len(_DASHES)]
+        dashed = "" if dash == "none" else f' stroke-dasharray="{dash}"'
+        parts.append(
+            f'<g class="player-line" data-player="{p + 1}">'
+            f"<title>{escape(shown[p])}</title>"
+            f'<polyline points="{path}" fill="none" stroke="{outline}" stroke-width="4.5" '
+            f'stroke-linejoin="round"{dashed}/>'
+            f'<polyline points="{path}" fill="none" stroke="{fill}" stroke-width="2.5" '
+            f'stroke-linejoin="round"{dashed}/></g>'
+        )
+    # A transparent column per ply, so that a click anywhere on the graph finds a ply.
+    column = inner_w / count
+    for k in range(len(plies)):
+        parts.append(
+            f'<rect class="ply-column" data-ply="{k + 1}" x="{_num(x(k + 1) - column / 2)}" '
+            f'y="{_num(top)}" width="{_num(column)}" height="{_num(inner_h)}" '
+            f'fill="transparent"/>'
+        )
+    for k, ply in enumerate(plies):
+        if ply.judgement not in MARKS:
+            continue
+        cx, cy = x(k + 1), y(ply.shares[ply.player - 1])
+        colour = _MARK_COLOURS[ply.judgement]
+        parts.append(
+            f'<g class="mark {ply.judgement}" data-ply="{ply.ply}" tabindex="-1">'
+            f"<title>{escape(_mark_text(ply, shown, words))}</title>"
+            f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="7" fill="{colour}" '
+            f'stroke="#ffffff" stroke-width="1.5"/>'
+            f'<text x="{_num(cx)}" y="{_num(cy - 10)}" text-anchor="middle" '
+            f'font-weight="bold" fill="{colour}">{MARKS[ply.judgement]}</text></g>'
+        )
+    parts.append("</svg>")
+    return "".join(parts) + "\n"

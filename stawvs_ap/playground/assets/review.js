@@ -1,0 +1,180 @@
+// The game review under the board: a bot appraises every position of the
+// game (the service's method review, a few positions a request, so that the
+// page shows its progress and the player can stop it), the evaluation graph
+// is the engine's own drawing (with its text alternative, in the page's
+// language), and the move list marks each judged move with ?!, ? or ??.
+// Clicking the graph or a marked move shows the position before that move
+// with the move played and the better one as arrows.
+//
+// It keeps to its own elements (#review-*) and reaches the rest of the page
+// only through window.stawvs: the game's state, the summary of the position
+// shown, and showing a ply with arrows.
+
+import { rpc, SERVER_BUSY, ServiceError } from "./service.js";
+import { language, t } from "./words.js";
+
+const POSITIONS_PER_REQUEST = 4;
+const SECONDS_PER_POSITION = 0.25;
+const BUSY_RETRY_MS = 400;
+const BUSY_RETRIES = 25;
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const $ = (id) => document.getElementById(id);
+
+let reviewed = null; // {state, review}: the last review and the state it is of
+let running = null; // {stop: boolean} while a review runs
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const nameOf = (player) => t("player.name", { player });
+
+function say(text) {
+  $("review-status").textContent = text;
+}
+
+// One request, tried again while the server's search slots are all taken.
+async function request(params) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await rpc("review", params);
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.code !== SERVER_BUSY) throw error;
+      if (attempt >= BUSY_RETRIES || running?.stop) throw error;
+      await sleep(BUSY_RETRY_MS);
+    }
+  }
+}
+
+async function run() {
+  const stawvs = window.stawvs;
+  const state = stawvs.state();
+  running = { stop: false };
+  const mine = running;
+  $("review-button").hidden = true;
+  $("review-stop").hidden = false;
+  $("review-stop").focus();
+  const progress = $("review-progress");
+  progress.hidden = false;
+  let appraised = [];
+  let answer = null;
+  try {
+    do {
+      answer = await request({
+        state,
+        seconds: SECONDS_PER_POSITION,
+        count: POSITIONS_PER_REQUEST,
+        appraised,
+        locale: language(),
+      });
+      appraised = answer.appraised;
+      progress.max = answer.total;
+      progress.value = answer.done;
+      say(t("page.review.progress", { done: answer.done, total: answer.total }));
+      show(state, answer);
+    } while (!mine.stop && answer.done < answer.total);
+    say(
+      answer.done < answer.total
+        ? t("page.review.stopped", { done: answer.done, total: answer.total })
+        : t("page.review.done"),
+    );
+  } catch (error) {
+    say(error.message);
+  } finally {
+    running = null;
+    progress.hidden = true;
+    $("review-stop").hidden = true;
+    $("review-button").hidden = false;
+  }
+}
+
+// Shows the review so far: the graph, each player's line, the marks.
+function show(state, answer) {
+  reviewed = { state, review: answer.review };
+  const figure = $("review-graph");
+  figure.innerHTML = answer.graph;
+  const svg = figure.querySelector("svg");
+  if (svg) {
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("aria-labelledby", "review-graph-title review-graph-desc");
+    svg.querySelector("title")?.setAttribute("id", "review-graph-title");
+    svg.querySelector("desc")?.setAttribute("id", "review-graph-desc");
+  }
+  $("review-players").replaceChildren(
+    ...answer.review.players.map((player) => {
+      const item = document.createElement("li");
+      item.textContent = t("page.review.accuracy", {
+        name: nameOf(player.player),
+        accuracy: player.accuracy === null ? "–" : Math.round(player.accuracy),
+        inaccuracies: player.inaccuracies,
+        mistakes: player.mistakes,
+        blunders: player.blunders,
+      });
+      return item;
+    }),
+  );
+  $("review-section").hidden = false;
+  markMoves();
+}
+
+// Puts the judgement's sign after each judged move of the move list.
+function markMoves() {
+  const list = $("moves");
+  const current = reviewed && window.stawvs.state() === reviewed.state;
+  for (const button of list.querySelectorAll("button[data-ply]")) {
+    const ply = current ? reviewed.review.plies[Number(button.dataset.ply) - 1] : null;
+    const sign = ply?.judgement ? MARKS[ply.judgement] : "";
+    let mark = button.querySelector(".review-mark");
+    if (!sign) {
+      mark?.remove();
+      continue;
+    }
+    if (!mark) {
+      mark = document.createElement("span");
+      mark.className = "review-mark";
+      button.append(mark);
+    }
+    mark.textContent = sign;
+    mark.dataset.judgement = ply.judgement;
+  }
+}
+
+// Shows the position before ply `number`, its move played and the better one as arrows.
+function showPly(number) {
+  if (!reviewed || window.stawvs.state() !== reviewed.state) return;
+  const ply = reviewed.review.plies[number - 1];
+  if (!ply) return;
+  const arrows = [{ move: ply.move, label: t("page.review.played") }];
+  if (ply.best && ply.best !== ply.move) {
+    arrows.push({ move: ply.best, label: t("page.review.better") });
+  }
+  window.stawvs.showArrows(number - 1, arrows);
+}
+
+function wire() {
+  $("review-button").addEventListener("click", () => {
+    if (!running) run();
+  });
+  $("review-stop").addEventListener("click", () => {
+    if (running) running.stop = true;
+  });
+  $("review-graph").addEventListener("click", (event) => {
+    const target = event.target.closest?.("[data-ply]");
+    if (target) showPly(Number(target.dataset.ply));
+  });
+  // A marked move of the list shows its arrows (the list's own click shows the
+  // position after it; this comes after and shows the one before, with arrows).
+  $("moves").addEventListener("click", (event) => {
+    const button = event.target.closest?.("button[data-ply]");
+    if (button?.querySelector(".review-mark")) showPly(Number(button.dataset.ply));
+  });
+  // The list is drawn afresh with every position shown: mark it again; a
+  // game that changed is no longer the one reviewed.
+  new MutationObserver(() => {
+    if (reviewed && window.stawvs.state() !== reviewed.state && !running) {
+      reviewed = null;
+      $("review-section").hidden = true;
+    }
+    markMoves();
+  }).observe($("moves"), { childList: true });
+}
+
+window.stawvs?.ready.then(wire, () => {});

@@ -1,0 +1,112 @@
+"""``stawvs-ap solve FILE``: the solver's verdict on a state or a record, in the
+player's language or as JSON, and its budget."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_process import run
+from test_service_solve import endgame_state
+
+from stawvs_ap import StawvsGame, from_record, solve
+from stawvs_ap.cli.cli import main
+from stawvs_ap.cli.solvecli import verdict
+
+GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
+
+
+@pytest.fixture(scope="module")
+def endgame(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("solve") / "endgame.json"
+    path.write_text(endgame_state(6), encoding="utf-8")
+    return path
+
+
+def solve_command(capsys: pytest.CaptureFixture[str], *args: str | Path) -> str:
+    assert main(["solve", *map(str, args)]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_verdict_names_the_player_the_margin_and_the_line(
+    endgame: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = StawvsGame(endgame.read_text(encoding="utf-8"))
+    solution = solve(game)
+    assert solution.margin is not None and solution.margin < 0
+    line = " ".join(map(str, solution.line))
+    expected = f"Player {game.currplayer} loses by {-solution.margin} points with best play: {line}"
+    assert solve_command(capsys, endgame, "--lang", "en") == expected + "\n"
+
+
+def test_the_verdict_is_in_the_players_language(
+    endgame: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    said = solve_command(capsys, endgame, "--lang", "de")
+    assert said.startswith("Spieler 2 verliert bei bestem Spiel mit 9 Punkten Rückstand: ")
+
+
+def test_the_json_gives_every_field_of_the_solution(
+    endgame: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(solve_command(capsys, endgame, "--json"))
+    expected = solve(StawvsGame(endgame.read_text(encoding="utf-8"))).to_dict()
+    assert set(data) == {"player", *expected}
+    assert {k: data[k] for k in expected if k != "seconds"} == {
+        k: v for k, v in expected.items() if k != "seconds"
+    }
+
+
+def test_a_record_is_replayed_and_its_players_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A finished 3-player game: the verdict is its final margin for the player
+    # to move, named as the record names them, against the others together.
+    path = GOLDEN / "3p-default-seed-1.json"
+    game = from_record(json.loads(path.read_text(encoding="utf-8"))["record"])
+    margin = solve(game).margin
+    assert margin is not None
+    said = solve_command(capsys, path, "--lang", "en")
+    assert said.endswith(", the others playing together\n")
+    assert said.startswith("Carol ")
+
+
+def test_an_unproven_position_says_so_within_its_budget(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "early.json"
+    path.write_text(endgame_state(40), encoding="utf-8")
+    said = solve_command(capsys, path, "--seconds", "0.2", "--lang", "en")
+    assert said.startswith("Not proven within 0.2 s (")
+
+
+def test_what_an_unproven_search_learned_is_said_with_its_move() -> None:
+    # 37 positions prove a first move of this endgame, not all of them.
+    game = StawvsGame(endgame_state(8, seed=5))
+    partial = solve(game, nodes=37)
+    assert partial.bound is not None and not partial.proven
+    said = verdict(partial, game, seconds=2, locale="en")
+    assert said == (
+        f"Not proven within 2 s (37 positions searched); Player {game.currplayer} is sure of "
+        f"a margin of at least {partial.bound:+d} by playing {partial.line[0]}."
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--seconds", "0"], ["--seconds", "601"], ["--nodes", "0"], ["--nodes", "x"]],
+)
+def test_a_budget_out_of_range_is_refused(
+    endgame: Path, args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", str(endgame), *args]) == 2
+    assert "stawvs-ap: error: argument --" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_json_is_one_line_of_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("not json", encoding="utf-8")
+    result = run("solve", path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("stawvs-ap: error: ") and len(result.stderr.splitlines()) == 1
