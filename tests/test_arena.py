@@ -16,6 +16,7 @@ from stawvs_ap import StawvsGame
 from stawvs_ap.bots import RandomBot
 from stawvs_ap.bots.arena import (
     BotSpec,
+    derived_seed,
     format_table,
     match_report,
     play_match,
@@ -23,6 +24,7 @@ from stawvs_ap.bots.arena import (
     summarise,
     wilson,
 )
+from stawvs_ap.cli.botargs import seat_seed
 from stawvs_ap.errors import StawvsError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +90,10 @@ def test_a_match_is_reproducible_and_its_results_add_up() -> None:
         (r.scores, r.winners, r.plies) for r in results
     ]
     # Consecutive rounds of seats share a board; the next round has another.
-    boards = [StawvsGame.new(3, ["pieces-2"], seed=f"4:board:{i // 3}").position for i in range(6)]
+    boards = [
+        StawvsGame.new(3, ["pieces-2"], seed=derived_seed(4, "board", i // 3)).position
+        for i in range(6)
+    ]
     assert boards[0] == boards[2] != boards[3]
     stats = summarise(lineup, results)
     assert sum(s.wins for s in stats) == pytest.approx(6)
@@ -228,7 +233,7 @@ def test_play_a_whole_game_typed_on_standard_input() -> None:
     # The person plays the first legal move each turn (pass when that is all);
     # the seeded bot's answers are known, so the whole dialogue can be typed ahead.
     game = StawvsGame.new(2, ["pieces-2"], seed=6)
-    bot = RandomBot(seed="6:1")
+    bot = RandomBot(seed=seat_seed(6, 1))
     typed = []
     while not game.gameover:
         if game.currplayer == 1:

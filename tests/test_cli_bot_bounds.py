@@ -145,7 +145,8 @@ def test_hint_searches_with_the_specs_budget(state_file: Path) -> None:
         (["--bot", "mcts:temperature=0"], "option temperature must be a number above 0"),
         (["--bot", "mcts:widening=-1"], "option widening must be a number from 0 to 100"),
         (["--bot", "uct:iterations=1.5"], "option iterations must be a whole number"),
-        (["--seed", "\udcff"], "a seed text must be valid Unicode"),
+        (["--seed", "\udcff"], "a seed is a whole number from 0 to 2^63-1"),
+        (["--seed", "1.5"], "a seed is a whole number from 0 to 2^63-1"),
     ],
 )
 def test_bad_hint_arguments_are_one_line(state_file: Path, args: list[str], words: str) -> None:

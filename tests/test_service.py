@@ -292,7 +292,7 @@ def example_params() -> dict[str, dict[str, Any]]:
         "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
         "replay": {"record": record},
         "bot_move": {"state": mid, "bot": "uct", "iterations": 20, "seed": 1},
-        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": "s"},
+        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": 5},
         "svg": {"state": mid, "ply": 3, "names": ["A", "B"], "marks": False},
         "summary": {"state": done, "ply": -1},
         "undo": {"state": mid, "plies": 2},

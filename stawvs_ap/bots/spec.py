@@ -157,7 +157,7 @@ class BotSpec:
         """The bot class of this spec."""
         return bot_class(self.name)
 
-    def make(self, seed: int | str | None) -> Bot:
+    def make(self, seed: int | None) -> Bot:
         """A new bot of this spec, seeded."""
         return self.bot(seed=seed, **dict(self.options))  # type: ignore[arg-type]
 
@@ -172,7 +172,7 @@ class BotSpec:
 def make_bot(
     spec: str | BotSpec,
     *,
-    seed: int | str | None = None,
+    seed: int | None = None,
     seconds: float | None = None,
     iterations: int | None = None,
 ) -> tuple[Bot, Budget]:

@@ -223,7 +223,7 @@ class Client:
         return result
 
     def new(
-        self, players: int, variants: Sequence[str] | None = None, seed: int | str | None = None
+        self, players: int, variants: Sequence[str] | None = None, seed: int | None = None
     ) -> Result:
         params: dict[str, Any] = {"players": players}
         if variants is not None:
@@ -311,7 +311,7 @@ class Client:
         *,
         seconds: float | None = None,
         iterations: int | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         locale: str | None = None,
     ) -> Result:
         return self._with_state(
@@ -332,7 +332,7 @@ class Client:
         *,
         seconds: float | None = None,
         iterations: int | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         locale: str | None = None,
     ) -> Result:
         return self._with_state(

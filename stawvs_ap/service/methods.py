@@ -138,10 +138,10 @@ TEXT: Final = Kind(_is_text, f"text of at most {MAX_TEXT_LENGTH:,} characters")
 LOCALE: Final = Kind(_is_text, "a language tag such as 'de' or 'pt-BR'")
 INT: Final = Kind(_is_int, "a whole number")
 OBJECT: Final = Kind(lambda v: isinstance(v, dict), "an object")
-SEED: Final = Kind(
-    lambda v: _is_text(v) or _is_int(v),
-    f"a whole number or a text of at most {MAX_TEXT_LENGTH:,} characters",
-)
+#: Any value passes here: the game or the bot refuses what is not a seed with
+#: ``BAD_ARGUMENT`` naming the range (0 to 2^63-1), the refusal the Python API
+#: and the command line give, so that the text ``"7"`` is refused everywhere alike.
+SEED: Final = Kind(lambda v: True, "a whole number from 0 to 2^63-1")
 VARIANTS: Final = Kind(
     lambda v: _is_texts(v, len(VARIANT_IDS), MAX_NAME_LENGTH),
     f"a list of at most {len(VARIANT_IDS)} variant ids",

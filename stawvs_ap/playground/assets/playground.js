@@ -431,9 +431,19 @@ async function saveRecord() {
   download("stawvs-record.json", "application/json", `${JSON.stringify(record, null, 2)}\n`);
 }
 
+// A seed is a whole number from 0 to 2^63-1 and goes as a JSON number, written
+// digit for digit (a JS number is exact only to 2^53); any other text goes as
+// it is typed, for the service to refuse naming the range, as it refuses it
+// from every host.
+function seedParam(text) {
+  if (!/^\d{1,19}$/.test(text)) return text;
+  const digits = BigInt(text).toString();
+  return typeof JSON.rawJSON === "function" ? JSON.rawJSON(digits) : Number(digits);
+}
+
 async function startNew(players, variants, seed) {
   const params = { players, variants };
-  if (seed !== "") params.seed = /^-?\d{1,15}$/.test(seed) ? Number(seed) : seed;
+  if (seed !== "") params.seed = seedParam(seed);
   const { state } = await rpc("new", params);
   setState(state);
   game.names = null;
