@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -25,6 +26,7 @@ from stawvs_ap.bots.arena import (
     wilson,
 )
 from stawvs_ap.cli.botargs import seat_seed
+from stawvs_ap.cli.botcli import progress_bar
 from stawvs_ap.errors import StawvsError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,15 +134,14 @@ def test_hint_prints_the_best_move_and_candidates(state_file: Path) -> None:
     done = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--top", "3")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    best = lines[0].removeprefix("best: ").removesuffix(" (the bot's choice)")
-    assert game.is_legal(best)
-    assert lines[1] == "the bot's 3 best moves, by their share of the win:"
-    assert lines[2].split() == ["move", "share", "points", "visits"] and len(lines) == 6
-    assert best in [line.split()[0] for line in lines[3:]]
+    best = lines[0].removeprefix("Hint: ").split(":")[0]
+    assert game.is_legal(best) and len(lines) == 3
+    assert all(line.startswith("  ") and "% win share" in line for line in lines[1:])
     as_json = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--json")
     doc = json.loads(as_json.stdout)
-    assert doc["best"] == best and doc["player"] == 1 and doc["sorted_by"] == "share"
-    assert all(set(c) == {"move", "share", "points", "visits"} for c in doc["candidates"])
+    assert doc["best"] == best and doc["player"] == 1 and doc["sorted_by"] == "choice, then share"
+    keys = {"move", "share", "lead", "visits", "words"}
+    assert all(set(c) == keys for c in doc["candidates"])
 
 
 def test_arena_prints_a_table_and_a_json_report() -> None:
@@ -158,7 +159,7 @@ def test_arena_prints_a_table_and_a_json_report() -> None:
         "3",
     )
     assert done.returncode == 0, done.stderr
-    assert "2/2 games" in done.stderr  # the progress bar
+    assert "games" not in done.stderr  # no progress bar off a terminal (a log file)
     assert "| greedy:iterations=30 | 2" in done.stdout
     report = json.loads(
         run_cli(
@@ -269,3 +270,19 @@ def test_counts_in_messages_agree_with_their_nouns() -> None:
     assert done.stderr == "stawvs-ap: error: 3 bots given for 2 seats\n"
     with pytest.raises(StawvsError, match=r"there is no stack entry 3 \(1 entry\)"):
         StawvsGame(2, seed=1).load(3)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only() -> None:
+    terminal = _Terminal()
+    bar = progress_bar(terminal, width=4)
+    assert bar is not None
+    bar(1, 2)
+    bar(2, 2, retries=1)
+    assert terminal.getvalue().startswith("\r[##..] 1/2 games")
+    assert terminal.getvalue().endswith(", 1 retried\n")
+    assert progress_bar(io.StringIO()) is None  # a file, a pipe: no frames

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
-from ..i18n import language_of_environment, negotiate
+from ..i18n import Phrase, catalogue, language_of_environment, negotiate
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
 from ..records import from_record
@@ -44,6 +44,7 @@ from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .botargs import local_uid, seed_of, whole
 from .botcli import add_bot_commands
+from .messages import WROTE
 from .safe_io import (
     FileError,
     Interrupted,
@@ -404,6 +405,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     parser = _build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # a first try: show what there is
+        write_stdout(parser.format_help())
+        flush_stdout()
+        return 0
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and argument errors
@@ -415,7 +420,11 @@ def _run(argv: Sequence[str] | None) -> int:
     with Transaction(MAX_STATE_BYTES) as io:
         for path in _file_outputs(args):
             io.reserve(path)
-        io.commit(args.run(args, io))
+        outputs = args.run(args, io)
+        io.commit(outputs)
+    written = [path for path in outputs if path != "-"]
+    if written:  # one line, so that a write to a file is not mistaken for nothing
+        _complain(catalogue(args.locale).say(Phrase(WROTE, {"files": ", ".join(written)})))
     return 0
 
 

@@ -39,7 +39,7 @@ from .botargs import (
 )
 from .playgame import TerminalGame
 from .safe_io import Transaction
-from .terminal import Console, wants_colour
+from .terminal import Console, thinking, wants_colour
 
 __all__ = ["add_play_commands"]
 
@@ -88,8 +88,9 @@ def _cmd_selfplay(args: argparse.Namespace, io: Transaction) -> Outputs:
     seed = seed_of(args.seed)
     bots = [spec.make(seat_seed(seed, seat)) for seat, spec in enumerate(lineup, start=1)]
     try:
-        while not game.gameover:
-            play_turn(game, bots[game.currplayer - 1])
+        with thinking(sys.stderr, catalogue(args.locale).say(m.THINKING)):
+            while not game.gameover:
+                play_turn(game, bots[game.currplayer - 1])
     finally:
         for bot in bots:
             bot.close()

@@ -143,15 +143,6 @@ STATUS_NOT_YOURS: Final = message("page.status.not-yours", "It is a bot's turn."
 STATUS_HINTING: Final = message("page.status.hinting", "Looking for the best moves…")
 # TRANSLATORS: {move} is a move such as c3-f6,f2.
 STATUS_HINT: Final = message("page.status.hint", "Best move found: {move}")
-# TRANSLATORS: one of the best moves a hint lists: {move} a move such as
-# c3-f6,f2, {value} the bot's estimate of the mover's chances, from 0.00
-# to 1.00, and {visits} how often the bot's search tried the move.
-HINT_LINE: Final = plural(
-    "page.hint.line",
-    "{move}  value {value}  ({visits} visit)",
-    "{move}  value {value}  ({visits} visits)",
-    count="visits",
-)
 
 # -- new game, load and save -----------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
+from .hints import hint_rows
 from .jsonrpc import INVALID_REQUEST, RpcError
 from .methods import (
     INT,
@@ -187,8 +188,9 @@ def _hint(params: Params) -> Result:
     bot = spec.make(params.get("seed"))
     with SEARCHES.held():
         candidates = bot.analyse(game, seconds=seconds, iterations=iterations, top=top)
-    return {
-        "player": game.currplayer,
-        "best": str(candidates[0].move),
-        "candidates": [c.to_dict() for c in candidates],
-    }
+    words = catalogue(game.locale)
+    # "value" is "share" under its first name, kept for the hosts that read it.
+    rows = [
+        row.to_dict(words) | {"value": round(row.share, 4)} for row in hint_rows(game, candidates)
+    ]
+    return {"player": game.currplayer, "best": str(candidates[0].move), "candidates": rows}

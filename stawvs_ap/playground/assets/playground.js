@@ -138,7 +138,7 @@ async function draw({ board = false, click = null } = {}) {
   if (partial) picture.move = partial;
   if (click) picture.click = click;
   if (hints.length) {
-    picture.hints = hints.map((c) => ({ move: c.move, label: c.value.toFixed(2) }));
+    picture.hints = hints.map((c) => ({ move: c.move, label: `${Math.round(100 * c.share)}%` }));
   }
   const calls = [["svg", worded(picture)]];
   if (!board || !view) calls.push(["summary", shown]);
@@ -321,14 +321,14 @@ async function hint() {
   hints = answer.candidates;
   $("hint-list").replaceChildren(
     ...hints.map((c) => {
+      // The service words each candidate as every door does: choice first, share, lead.
       const item = document.createElement("li");
-      const words = { move: c.move, value: c.value.toFixed(2), visits: c.visits };
-      item.textContent = tn("page.hint.line", c.visits, words);
+      item.textContent = c.words;
       return item;
     }),
   );
   await draw({ board: true });
-  say(t("page.status.hint", { move: answer.best }));
+  say(t("page.status.hint", { move: hints[0].words }));
 }
 
 async function show(ply) {
