@@ -35,6 +35,7 @@ ASSETS: Final[dict[str, str]] = {
     "panel.js": "text/javascript; charset=utf-8",
     "service.js": "text/javascript; charset=utf-8",
     "words.js": "text/javascript; charset=utf-8",
+    "grid.js": "text/javascript; charset=utf-8",
     "plural.js": "text/javascript; charset=utf-8",
     "playground.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",

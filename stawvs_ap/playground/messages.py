@@ -67,6 +67,18 @@ BOARD_HELP: Final = message(
 )
 # TRANSLATORS: {square} is a square such as d5. Enter and Space are keys.
 BOARD_CURSOR: Final = message("page.board.cursor", "Square {square}: Enter or Space clicks it.")
+# TRANSLATORS: "page.cell.*" make up what a screen reader says of a square
+# of the board, after its name and its pyramid (page.pyramid.*), separated
+# by commas: "c3, Large blue pyramid, cap of Ann, selected".
+CELL_EMPTY: Final = message("page.cell.empty", "no pyramid")
+# TRANSLATORS: {player} is a player's name: the cap standing on the square.
+CELL_CAP: Final = message("page.cell.cap", "cap of {player}")
+# TRANSLATORS: the square is part of the move being built (a cap picked up,
+# or where it slides to).
+CELL_SELECTED: Final = message("page.cell.selected", "selected")
+# TRANSLATORS: said when a move has been made, by a person or a bot:
+# {player} is their name, {move} the move in notation such as c3-f6,f2.
+SAID_MOVED: Final = message("page.said.moved", "{player} played {move}.")
 MOVE: Final = message("page.move.label", "Move")
 # TRANSLATORS: examples of what to type in the move box: keep c3,
 # c3-f6,f2 and pass as they are (players type them).

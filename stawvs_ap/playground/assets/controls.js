@@ -2,6 +2,7 @@
 // of every button, field and click to the actions of playground.js, which
 // hands them over as `app`. The keyboard's cursor on the board lives here.
 
+import { rove } from "./grid.js";
 import { t } from "./words.js";
 
 export const SEATS = ["human", "random", "greedy", "uct", "mcts"];
@@ -25,9 +26,17 @@ export const KEYS = [
 const $ = (id) => document.getElementById(id);
 let cursor = "d4";
 
-export function placeCursor() {
-  const square = document.querySelector(`#board [data-square="${cursor}"]`);
-  const mark = document.querySelector("#board .cursor");
+export function cursorSquare() {
+  return cursor;
+}
+
+// Draws the cursor's mark and makes its cell the board's one tab stop; with
+// `focus`, or when the keyboard is on the board, focuses that cell.
+export function placeCursor(focus = false) {
+  const board = $("board");
+  rove(board, cursor, focus || board.contains(document.activeElement));
+  const square = board.querySelector(`[data-square="${cursor}"]`);
+  const mark = board.querySelector(".cursor");
   if (!square || !mark) return;
   for (const key of ["x", "y", "width", "height"]) mark.setAttribute(key, square.getAttribute(key));
 }
@@ -121,7 +130,7 @@ function boardKeys(app, event) {
     const file = Math.max(0, Math.min(7, FILES.indexOf(cursor[0]) + df));
     const rank = Math.max(1, Math.min(8, Number(cursor[1]) + dr));
     cursor = `${FILES[file]}${rank}`;
-    placeCursor();
+    placeCursor(true);
     $("board-help").textContent = t("page.board.cursor", { square: cursor });
     return true;
   }
@@ -139,7 +148,7 @@ function pageKeys(app, event) {
     if (event.key === "Escape" && target.id === "move-input") target.blur();
     return;
   }
-  if (target.id === "board" && boardKeys(app, event)) {
+  if (target.closest("#board") && boardKeys(app, event)) {
     event.preventDefault();
     return;
   }
@@ -155,7 +164,7 @@ function pageKeys(app, event) {
     r: click("random-button"),
     h: click("hint-button"),
     m: () => $("move-input").focus(),
-    b: () => $("board").focus(),
+    b: () => placeCursor(true),
     n: click("new-button"),
     l: click("load-button"),
     "?": () => $("help-dialog").showModal(),

@@ -27,6 +27,7 @@ import {
   showSeats,
   wire,
 } from "./controls.js";
+import { makeGrid, nameCells } from "./grid.js";
 import { showKeys, showMoves, showPanel } from "./panel.js";
 import { batch, rpc, SERVER_BUSY, ServiceError } from "./service.js";
 import { language, languages, loadWords, localise, t, tn } from "./words.js";
@@ -147,14 +148,19 @@ async function draw({ board = false, click = null } = {}) {
   svgText = svg.svg;
   showBoard(svg.svg);
   if (summary) {
+    // A move just made (by a person or a bot) is said before whose turn it is.
+    const grew = view && summary.plies === view.plies + 1 && summary.ply === summary.plies;
+    const moved = grew ? summary.history.at(-1) : null;
+    const said = moved ? `${t("page.said.moved", { player: nameOf(moved.player), move: moved.move })} ` : "";
     view = summary;
     showPanel(summary, { nameOf, seatOf, variantOf });
     showMoves(summary, { nameOf });
     showButtons();
-    if (!partial && !hints.length) say(statusLine(summary));
+    if (!partial && !hints.length) say(said + statusLine(summary));
     save();
     scheduleBot();
   }
+  nameCells($("board"), view, { selected: partial.split(/[-,]/).filter(Boolean), nameOf });
   return svg.click;
 }
 
@@ -162,9 +168,10 @@ async function draw({ board = false, click = null } = {}) {
 // it escaped), with the keyboard's cursor over the square it is on.
 function showBoard(text) {
   const board = $("board");
+  const focused = board.contains(document.activeElement); // kept on the board through a redraw
   board.innerHTML = text;
   const svg = board.firstElementChild;
-  svg.setAttribute("aria-hidden", "true");
+  makeGrid(svg);
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   const mark = document.createElementNS("http://www.w3.org/2000/svg", "rect");
@@ -178,7 +185,7 @@ function showBoard(text) {
     mark.setAttribute(key, value);
   }
   svg.querySelector("g.squares")?.append(mark);
-  placeCursor();
+  placeCursor(focused);
 }
 
 function statusLine(summary) {
