@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import re
 
-from browser_support import require
+import pytest
+from browser_support import require, require_axe
 
 require()
 
-from page_support import idle
-from playwright.sync_api import Page
+from collections.abc import Iterator
+
+from page_support import idle, open_page, watch
+from playwright.sync_api import Browser, Page
+from service_support import state_after
+
+from stawvs_ap import StawvsGame
 
 pytest_plugins = ("page_support",)  # the fixtures url, browser, page and errors
 
@@ -48,3 +54,68 @@ def test_arrows_move_the_focus_and_enter_plays_and_the_move_is_said(page: Page) 
     assert said.startswith("Player 1 played d5. Player 2 to place a cap")
     label = page.locator('[data-square="d5"]').get_attribute("aria-label") or ""
     assert label.endswith(", cap of Player 1")
+
+
+# -- axe-core: no serious or critical violations in any state of the page ------------
+
+
+@pytest.fixture
+def axe_page(browser: Browser, url: str, errors: list[str]) -> Iterator[Page]:
+    """The page, in a context that lets axe-core's script in past the page's
+    Content-Security-Policy (which allows only the page's own scripts)."""
+    context = browser.new_context(
+        viewport={"width": 1200, "height": 900}, locale="en-GB", bypass_csp=True
+    )
+    opened = context.new_page()
+    watch(opened, errors)
+    open_page(opened, url)
+    yield opened
+    context.close()
+    assert errors == []
+
+
+def axe_violations(page: Page) -> list[str]:
+    """The serious and critical violations axe-core finds on the page as it stands."""
+    page.add_script_tag(path=str(require_axe()))
+    found = page.evaluate(
+        """async () => (await axe.run(document)).violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target).join(" ")}`)"""
+    )
+    return list(found)
+
+
+def test_axe_finds_nothing_serious_at_the_start(axe_page: Page) -> None:
+    page = axe_page
+    assert axe_violations(page) == []
+    # The check can fail: a button with no name is a critical violation.
+    page.evaluate("document.body.append(document.createElement('button'))")
+    assert any(v.startswith("button-name") for v in axe_violations(page))
+
+
+def test_axe_finds_nothing_serious_mid_move_and_in_a_dialog(axe_page: Page) -> None:
+    page = axe_page
+    page.evaluate("text => window.stawvs.load(text)", state_after(14, seed=3))
+    view = idle(page)
+    game = StawvsGame(page.evaluate("window.stawvs.state()"))
+    source = str(game.legal_moves[0].source)
+    page.click(f'[data-square="{source}"]')  # a cap picked up: the move being built
+    idle(page)
+    assert view["mode"] == "collect" and axe_violations(page) == []
+    page.click("#new-button")
+    assert page.locator("#new-dialog").is_visible()
+    assert axe_violations(page) == []
+
+
+@pytest.mark.slow  # a search for the hint
+def test_axe_finds_nothing_serious_with_a_hint_and_at_the_end(axe_page: Page) -> None:
+    page = axe_page
+    page.evaluate("text => window.stawvs.load(text)", state_after(14, seed=3))
+    page.fill("#think", "0.3")
+    page.locator("#think").dispatch_event("change")
+    page.click("#hint-button")
+    idle(page)
+    assert page.locator("#hint-list li").count() >= 1 and axe_violations(page) == []
+    page.evaluate("text => window.stawvs.load(text)", state_after(400, seed=3))
+    assert idle(page)["gameover"]
+    assert axe_violations(page) == []
