@@ -5,6 +5,7 @@ the arrow keys move between cells and Enter plays, and every move is said."""
 # ruff: noqa: E402  (the imports after require() need what it checks for)
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -14,13 +15,30 @@ require()
 
 from collections.abc import Iterator
 
-from page_support import idle, open_page, watch
+from page_support import idle, open_page, people_only, watch
 from playwright.sync_api import Browser, Page
 from service_support import state_after
 
 from stawvs_ap import StawvsGame
 
 pytest_plugins = ("page_support",)  # the fixtures url, browser, page and errors
+
+
+def test_a_first_visit_is_a_person_against_the_mcts_bot_and_a_change_is_remembered(
+    browser: Browser, url: str, errors: list[str]
+) -> None:
+    context = browser.new_context(locale="en-GB")
+    page = context.new_page()
+    watch(page, errors)
+    open_page(page, url)
+    seats = page.locator("#seats select")
+    assert [seats.nth(i).input_value() for i in range(2)] == ["human", "mcts"]
+    seats.nth(1).select_option("greedy")
+    other = context.new_page()  # another tab, or a later visit
+    open_page(other, url)
+    assert other.locator("#seats select").nth(1).input_value() == "greedy"
+    context.close()
+    assert errors == []
 
 
 def test_the_board_is_a_grid_of_eight_rows_of_named_cells_with_one_tab_stop(page: Page) -> None:
@@ -69,6 +87,7 @@ def axe_page(browser: Browser, url: str, errors: list[str]) -> Iterator[Page]:
     opened = context.new_page()
     watch(opened, errors)
     open_page(opened, url)
+    people_only(opened)
     yield opened
     context.close()
     assert errors == []
@@ -119,3 +138,75 @@ def test_axe_finds_nothing_serious_with_a_hint_and_at_the_end(axe_page: Page) ->
     page.evaluate("text => window.stawvs.load(text)", state_after(400, seed=3))
     assert idle(page)["gameover"]
     assert axe_violations(page) == []
+
+
+# -- the keyboard alone ------------------------------------------------------------------
+
+
+def go_to(page: Page, square: str) -> None:
+    """Move the focus over the board's cells with the arrow keys to ``square``."""
+    here = page.evaluate("document.activeElement.dataset.square")
+    files, ranks = ord(square[0]) - ord(here[0]), int(square[1]) - int(here[1])
+    for _ in range(abs(files)):
+        page.keyboard.press("ArrowRight" if files > 0 else "ArrowLeft")
+    for _ in range(abs(ranks)):
+        page.keyboard.press("ArrowUp" if ranks > 0 else "ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.square") == square
+
+
+def test_the_board_stays_put_when_words_come_and_go(page: Page) -> None:
+    top = page.locator("#board").bounding_box()
+    page.fill("#move-input", "zz9")
+    page.press("#move-input", "Enter")  # refused: a message under the move box
+    idle(page)
+    assert page.inner_text("#move-message")
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.keyboard.press("Enter")  # a move made and said
+    idle(page)
+    assert "played d4." in page.inner_text("#status")
+    assert page.locator("#board").bounding_box() == top
+
+
+def test_the_describe_key_reads_players_then_rows(page: Page) -> None:
+    page.keyboard.press("b")
+    go_to(page, "c3")
+    page.keyboard.press("Enter")
+    idle(page)
+    page.keyboard.press("d")
+    assert page.locator("#said").get_attribute("aria-live") == "polite"
+    said = page.text_content("#said") or ""
+    assert said.startswith("Player 1: 0 points, caps on c3. Player 2: 0 points, caps on –.")
+    assert "Row 8: a8, no pyramid; b8, " in said and "Row 1: a1, no pyramid;" in said
+    assert "c3, " in said and ", cap of Player 1;" in said
+
+
+@pytest.mark.slow  # a whole game, key by key
+def test_a_whole_game_played_by_keyboard_alone_is_said_move_by_move(page: Page) -> None:
+    page.evaluate(
+        "text => window.stawvs.load(text)", StawvsGame.new(2, ["pieces-2"], seed=5).serialize()
+    )
+    idle(page)
+    rng = random.Random(5)
+    page.keyboard.press("b")
+    while True:
+        game = StawvsGame(page.evaluate("window.stawvs.state()"))
+        if game.gameover:
+            break
+        move = rng.choice(game.legal_moves)
+        if str(move) == "pass":
+            page.keyboard.press("p")
+            page.keyboard.press("b")
+        else:
+            for square in filter(None, [move.source, move.dest, move.target]):
+                go_to(page, str(square))
+                page.keyboard.press("Enter")
+                idle(page)  # as a person waits to hear the page's answer
+        view = idle(page)
+        assert view["history"][len(game.stack) - 1]["move"] == str(move)
+        # The page then passes for a player who has passed (they can do nothing
+        # else): what is said is the last move made, by whom.
+        last = view["history"][-1]
+        said = page.inner_text("#status")
+        assert said.startswith(f"Player {last['player']} played {last['move']}."), said
+    assert "The game is over." in page.inner_text("#status")

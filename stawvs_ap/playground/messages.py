@@ -79,6 +79,14 @@ CELL_SELECTED: Final = message("page.cell.selected", "selected")
 # TRANSLATORS: said when a move has been made, by a person or a bot:
 # {player} is their name, {move} the move in notation such as c3-f6,f2.
 SAID_MOVED: Final = message("page.said.moved", "{player} played {move}.")
+# TRANSLATORS: the describe key's words for one player: {player} a name,
+# {points} their score worded as page.panel.points, {squares} the squares of
+# their caps, separated by commas (a dash when they have none).
+DESCRIBE_PLAYER: Final = message("page.describe.player", "{player}: {points}, caps on {squares}.")
+# TRANSLATORS: the describe key's words for one row of the board: {rank} is
+# its number (8 at the top), {squares} each square as page.cell.* names it,
+# separated by semicolons.
+DESCRIBE_ROW: Final = message("page.describe.row", "Row {rank}: {squares}.")
 MOVE: Final = message("page.move.label", "Move")
 # TRANSLATORS: examples of what to type in the move box: keep c3,
 # c3-f6,f2 and pass as they are (players type them).
@@ -200,6 +208,7 @@ KEYS_RANDOM: Final = message("page.keys.random", "play a random move")
 KEYS_HINT: Final = message("page.keys.hint", "hint: the best moves as arrows")
 KEYS_MOVE: Final = message("page.keys.move", "type a move")
 KEYS_BOARD: Final = message("page.keys.board", "go to the board (then arrow keys and Enter)")
+KEYS_DESCRIBE: Final = message("page.keys.describe", "describe: read the position aloud")
 KEYS_ESCAPE: Final = message("page.keys.escape", "drop the move being built and the hint")
 KEYS_NEW: Final = message("page.keys.new", "new game")
 KEYS_LOAD: Final = message("page.keys.load", "load or save")

@@ -60,3 +60,24 @@ export function rove(board, square, focus = false) {
     if (here && focus) cell.focus({ preventScroll: true });
   }
 }
+
+// The position in words, for the describe key: each player's points and the
+// squares of their caps, then the board row by row (rank 8 first), each
+// square as its cell is named.
+export function describePosition(board, view, { nameOf, pointsOf }) {
+  if (!view?.squares) return "";
+  const lines = view.players.map((p) => {
+    const caps = Object.keys(view.squares).filter((sq) => view.squares[sq].cap === p.player).sort();
+    return t("page.describe.player", {
+      player: nameOf(p.player),
+      points: pointsOf(p.score),
+      squares: caps.length ? caps.join(", ") : "–",
+    });
+  });
+  for (const row of board.querySelectorAll("[role=row]")) {
+    const cells = [...row.querySelectorAll("[role=gridcell]")];
+    const rank = cells[0]?.dataset.square.slice(1);
+    lines.push(t("page.describe.row", { rank, squares: cells.map((c) => c.getAttribute("aria-label")).join("; ") }));
+  }
+  return lines.join(" ");
+}

@@ -27,7 +27,7 @@ import {
   showSeats,
   wire,
 } from "./controls.js";
-import { makeGrid, nameCells } from "./grid.js";
+import { describePosition, makeGrid, nameCells } from "./grid.js";
 import { showKeys, showMoves, showPanel } from "./panel.js";
 import { batch, rpc, SERVER_BUSY, ServiceError } from "./service.js";
 import { language, languages, loadWords, localise, t, tn } from "./words.js";
@@ -40,10 +40,24 @@ const $ = (id) => document.getElementById(id);
 
 // -- what the page holds ----------------------------------------------------------
 
+// The seats a new visitor gets: one person against the MCTS bot, as the
+// README's picture shows; once changed, the visitor's own choice (kept in
+// localStorage, for every tab and later visits).
+const SEATS_STORE = "stawvs-playground-seats";
+function preferredSeats() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SEATS_STORE) || "null");
+    if (Array.isArray(kept) && kept.length === 4 && kept.every((s) => typeof s === "string")) return kept;
+  } catch {
+    // storage off or a damaged entry: the default
+  }
+  return ["human", "mcts", "mcts", "mcts"];
+}
+
 const game = {
   state: null, // the serialized state, text
   names: null, // the players' names from a record, or null
-  seats: ["human", "human", "human", "human"],
+  seats: preferredSeats(),
   think: 1,
   paused: false,
   marks: true,
@@ -458,8 +472,20 @@ async function startNew(players, variants, seed) {
   showSeats(view?.numplayers ?? 2, seatOf);
 }
 
+// Reads the position aloud (in the polite status): players, then the rows.
+function describe() {
+  const pointsOf = (points) => tn("page.panel.points", points, { points });
+  // Its own live region, out of sight: the position is long, the status is not.
+  $("said").textContent = describePosition($("board"), view, { nameOf, pointsOf });
+}
+
 function seatsChanged() {
   save();
+  try {
+    localStorage.setItem(SEATS_STORE, JSON.stringify(game.seats));
+  } catch {
+    // storage off: the choice lasts as long as the tab
+  }
   if (view) {
     showPanel(view, { nameOf, seatOf, variantOf });
     say(statusLine(view));
@@ -542,6 +568,7 @@ async function start() {
     startNew,
     saveRecord,
     seatsChanged,
+    describe,
     save,
     speak,
     escape: () => {
