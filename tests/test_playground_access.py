@@ -210,3 +210,17 @@ def test_a_whole_game_played_by_keyboard_alone_is_said_move_by_move(page: Page) 
         said = page.inner_text("#status")
         assert said.startswith(f"Player {last['player']} played {last['move']}."), said
     assert "The game is over." in page.inner_text("#status")
+
+
+def test_a_dialog_keeps_the_focus_inside_and_gives_it_back(page: Page) -> None:
+    page.click("#help-button")
+    dialog = page.locator("#help-dialog")
+    assert dialog.is_visible()
+    for _ in range(12):  # past the dialog's last control: never out into the page
+        page.keyboard.press("Tab")
+        assert page.evaluate(
+            "document.querySelector('#help-dialog').contains(document.activeElement)"
+        )
+    page.keyboard.press("Escape")
+    assert not dialog.is_visible()
+    assert page.evaluate("document.activeElement.id") == "help-button"

@@ -179,7 +179,29 @@ function pageKeys(app, event) {
   }
 }
 
+// Keeps Tab and Shift+Tab inside an open dialog: a modal dialog makes the page
+// behind it inert, but the browser would still let the focus leave the page.
+function keepFocusInDialog(event) {
+  if (event.key !== "Tab") return;
+  const dialog = document.querySelector("dialog[open]");
+  if (!dialog) return;
+  const focusable = [...dialog.querySelectorAll("button, input, select, textarea, a[href], [tabindex]")].filter(
+    (el) => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0,
+  );
+  if (!focusable.length) return;
+  const [first, last] = [focusable[0], focusable[focusable.length - 1]];
+  const inside = dialog.contains(document.activeElement);
+  if (event.shiftKey && (!inside || document.activeElement === first)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (!inside || document.activeElement === last)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 export function wire(app) {
+  document.addEventListener("keydown", keepFocusInDialog);
   const on = (id, type, handler) => $(id).addEventListener(type, handler);
   on("board", "click", (event) => {
     const square = event.target.closest("[data-square]");
@@ -239,6 +261,7 @@ export function wire(app) {
     const seed = form.seed.value.trim();
     app.user(() => app.startNew(players, variants, seed))();
   });
+  on("help-button", "click", () => $("help-dialog").showModal());
   on("load-button", "click", () => {
     $("load-message").textContent = "";
     $("load-dialog").showModal();
