@@ -114,7 +114,6 @@ _ATTRIBUTES: Final = {
 }
 
 
-@cache
 def worded_page(language: str) -> bytes:
     """The page with its words in ``language`` already in place (the text of every
     ``data-msg`` element, the attributes named by ``data-msg-*``, ``<html
