@@ -32,7 +32,7 @@ from stawvs_ap.cli.localcluster import LoopbackCluster  # noqa: E402
 
 def _time(lineup: list[BotSpec], games: int, runner: Runner) -> tuple[float, list[object]]:
     started = time.monotonic()
-    results = play_match(lineup, games, seed="overhead", runner=runner)
+    results = play_match(lineup, games, seed=2026, runner=runner)
     return time.monotonic() - started, [(r.scores, r.plies) for r in results]
 
 

@@ -59,7 +59,7 @@ def _game_positions(game_number: int) -> list[str]:
     ]
     if game_number % 2:
         bots.reverse()
-    game = StawvsGame.new(2, seed=f"decisions:board:{game_number}")
+    game = StawvsGame.new(2, seed=game_number)
     found = []
     while not game.gameover:
         position = game.position

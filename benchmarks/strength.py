@@ -27,6 +27,7 @@ repeats the same boards.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import inspect
 import json
 import statistics
@@ -92,6 +93,12 @@ BALANCE_BOTS: dict[str, tuple[str, str]] = {
 BALANCE_VARIANTS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
 
 
+def name_seed(name: str) -> int:
+    """The seed of the match ``name``: a seed is a whole number from 0 to 2^63-1, and
+    naming the match is what makes its boards its own."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big") >> 1
+
+
 def _run(
     name: str,
     lineup: list[str],
@@ -108,12 +115,12 @@ def _run(
         specs,
         games,
         variants=variants,
-        seed=name,
+        seed=name_seed(name),
         jobs=jobs,
         progress=progress_bar(sys.stderr),
         fresh_boards=fresh_boards,
     )
-    report = match_report(specs, results, variants=variants, seed=name)
+    report = match_report(specs, results, variants=variants, seed=name_seed(name))
     for entry, spec in zip(report["bots"], specs, strict=True):
         entry["options"] = bot_options(spec)
     report["wall_seconds"] = round(time.monotonic() - started, 1)

@@ -30,6 +30,29 @@ FLAGS = [
 ]
 
 
+#: axe-core, the accessibility checker the browser tests inject: the npm
+#: package at this exact version, installed by ``.ci/run`` into ``.axe/``
+#: (``npm install --no-save --prefix .axe axe-core@VERSION``), not kept in
+#: the repository: the tests only need it, the package never ships it.
+AXE_VERSION = "4.14.1"
+AXE = Path(__file__).resolve().parent.parent / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def require_axe() -> Path:
+    """The pinned axe-core script; the calling test is skipped without it (failed
+    when ``STAWVS_REQUIRE_BROWSER=1``), or failed if it is another version."""
+    if not AXE.exists():
+        reason = (
+            f"no axe-core at {AXE} (npm install --no-save --prefix .axe axe-core@{AXE_VERSION})"
+        )
+        if REQUIRED:
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    head = AXE.read_text(encoding="utf-8")[:40]
+    assert f"axe v{AXE_VERSION}" in head, f"{AXE} is not axe-core {AXE_VERSION}: {head!r}"
+    return AXE
+
+
 def missing(*, browser: bool = True) -> str | None:
     """Why the browser tests (with ``browser=False``, the HTTP tests) cannot run
     here, or None when they can."""

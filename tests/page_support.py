@@ -44,6 +44,7 @@ def page(browser: Browser, url: str, errors: list[str]) -> Iterator[Page]:
     opened = context.new_page()
     watch(opened, errors)
     open_page(opened, url)
+    people_only(opened)
     yield opened
     context.close()
     assert errors == []  # no console errors, no uncaught exceptions
@@ -64,6 +65,12 @@ def open_page(page: Page, url: str) -> float:
     page.goto(url)
     page.wait_for_selector('body[data-ready="yes"]', timeout=20_000)
     return time.perf_counter() - started
+
+
+def people_only(page: Page) -> None:
+    """Make every seat a person's (the page starts a person against the MCTS bot):
+    the tests then play both sides, each seat changed where a test needs a bot."""
+    page.evaluate("window.stawvs.setSeats(['human', 'human', 'human', 'human'])")
 
 
 def idle(page: Page) -> Any:

@@ -143,7 +143,7 @@ def example_params() -> dict[str, dict[str, Any]]:
         "record": {"state": done, "players": ["A", {"name": "B", "uid": "b", "is_ai": True}]},
         "replay": {"record": record},
         "bot_move": {"state": mid, "bot": "uct", "iterations": 20, "seed": 1},
-        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": "s"},
+        "hint": {"state": mid, "bot": "mcts", "iterations": 30, "top": 2, "seed": 5},
         "solve": {"state": mid, "seconds": 0.5, "nodes": 50},
         "review": {"state": mid, "bot": "mcts", "iterations": 20, "count": 2},
         "svg": {"state": mid, "ply": 3, "names": ["A", "B"], "marks": False},

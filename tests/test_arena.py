@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from stawvs_ap import StawvsGame
 from stawvs_ap.bots import RandomBot
 from stawvs_ap.bots.arena import (
     BotSpec,
+    derived_seed,
     format_table,
     match_report,
     play_match,
@@ -23,6 +25,8 @@ from stawvs_ap.bots.arena import (
     summarise,
     wilson,
 )
+from stawvs_ap.cli.botargs import seat_seed
+from stawvs_ap.cli.botcli import progress_bar
 from stawvs_ap.errors import StawvsError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +92,10 @@ def test_a_match_is_reproducible_and_its_results_add_up() -> None:
         (r.scores, r.winners, r.plies) for r in results
     ]
     # Consecutive rounds of seats share a board; the next round has another.
-    boards = [StawvsGame.new(3, ["pieces-2"], seed=f"4:board:{i // 3}").position for i in range(6)]
+    boards = [
+        StawvsGame.new(3, ["pieces-2"], seed=derived_seed(4, "board", i // 3)).position
+        for i in range(6)
+    ]
     assert boards[0] == boards[2] != boards[3]
     stats = summarise(lineup, results)
     assert sum(s.wins for s in stats) == pytest.approx(6)
@@ -127,15 +134,14 @@ def test_hint_prints_the_best_move_and_candidates(state_file: Path) -> None:
     done = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--top", "3")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    best = lines[0].removeprefix("best: ").removesuffix(" (the bot's choice)")
-    assert game.is_legal(best)
-    assert lines[1] == "the bot's 3 best moves, by their share of the win:"
-    assert lines[2].split() == ["move", "share", "points", "visits"] and len(lines) == 6
-    assert best in [line.split()[0] for line in lines[3:]]
+    best = lines[0].removeprefix("Hint: ").split(":")[0]
+    assert game.is_legal(best) and len(lines) == 3
+    assert all(line.startswith("  ") and "% win share" in line for line in lines[1:])
     as_json = run_cli("hint", str(state_file), "--iterations", "60", "--seed", "1", "--json")
     doc = json.loads(as_json.stdout)
-    assert doc["best"] == best and doc["player"] == 1 and doc["sorted_by"] == "share"
-    assert all(set(c) == {"move", "share", "points", "visits"} for c in doc["candidates"])
+    assert doc["best"] == best and doc["player"] == 1 and doc["sorted_by"] == "choice, then share"
+    keys = {"move", "share", "lead", "visits", "words"}
+    assert all(set(c) == keys for c in doc["candidates"])
 
 
 def test_arena_prints_a_table_and_a_json_report() -> None:
@@ -153,7 +159,7 @@ def test_arena_prints_a_table_and_a_json_report() -> None:
         "3",
     )
     assert done.returncode == 0, done.stderr
-    assert "2/2 games" in done.stderr  # the progress bar
+    assert "games" not in done.stderr  # no progress bar off a terminal (a log file)
     assert "| greedy:iterations=30 | 2" in done.stdout
     report = json.loads(
         run_cli(
@@ -228,7 +234,7 @@ def test_play_a_whole_game_typed_on_standard_input() -> None:
     # The person plays the first legal move each turn (pass when that is all);
     # the seeded bot's answers are known, so the whole dialogue can be typed ahead.
     game = StawvsGame.new(2, ["pieces-2"], seed=6)
-    bot = RandomBot(seed="6:1")
+    bot = RandomBot(seed=seat_seed(6, 1))
     typed = []
     while not game.gameover:
         if game.currplayer == 1:
@@ -264,3 +270,19 @@ def test_counts_in_messages_agree_with_their_nouns() -> None:
     assert done.stderr == "stawvs-ap: error: 3 bots given for 2 seats\n"
     with pytest.raises(StawvsError, match=r"there is no stack entry 3 \(1 entry\)"):
         StawvsGame(2, seed=1).load(3)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only() -> None:
+    terminal = _Terminal()
+    bar = progress_bar(terminal, width=4)
+    assert bar is not None
+    bar(1, 2)
+    bar(2, 2, retries=1)
+    assert terminal.getvalue().startswith("\r[##..] 1/2 games")
+    assert terminal.getvalue().endswith(", 1 retried\n")
+    assert progress_bar(io.StringIO()) is None  # a file, a pipe: no frames

@@ -160,7 +160,7 @@ def test_make_bot_takes_the_calls_budget_else_the_specs_else_the_bots() -> None:
     assert make_bot("greedy")[1] == Budget()
     assert make_bot(BotSpec.parse("uct"), iterations=5)[1] == Budget(iterations=5)
     _refused(lambda: make_bot("mcts", seconds=-1), "option seconds")
-    _refused(lambda: make_bot("mcts", seed="\udc80"), "seed")
+    _refused(lambda: make_bot("mcts", seed="7"), "a seed is a whole number from 0 to 2^63-1")
 
 
 # -- random specs ----------------------------------------------------------------------

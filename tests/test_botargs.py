@@ -55,9 +55,10 @@ def test_a_lineup_that_cannot_be_seated_is_refused_by_name(
     assert caught.value.code is ErrorCode.BAD_ARGUMENT
 
 
-def test_a_whole_seed_is_a_number_and_any_other_seed_is_text() -> None:
+def test_a_seed_is_a_whole_number_and_any_other_text_is_bad_argument() -> None:
     assert seed_of("42") == 42
-    assert seed_of("abc") == "abc"
+    with pytest.raises(StawvsError, match=r"from 0 to 2\^63-1"):
+        seed_of("abc")
     assert seed_of(None) is None
 
 

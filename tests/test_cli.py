@@ -36,7 +36,10 @@ def ok(*args: str | Path, stdin: str | None = None) -> str:
     """Run a command that must succeed; return its standard output."""
     done = run(*args, stdin=stdin)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    # Nothing but the one line that confirms the files written with -o.
+    assert done.stderr == "" or (
+        done.stderr.startswith("stawvs-ap: wrote ") and done.stderr.count("\n") == 1
+    ), done.stderr
     return done.stdout
 
 
@@ -130,6 +133,18 @@ def test_show_prints_the_text_diagram_from_stdin(finished: Path) -> None:
 def test_info_prints_the_metadata() -> None:
     info = json.loads(ok("info"))
     assert info["name"] == "Stawvs" and info["uid"] == "stawvs"
+
+
+def test_a_bare_command_prints_the_usage() -> None:
+    assert ok().startswith("usage: stawvs-ap")
+
+
+def test_a_write_with_o_is_confirmed_in_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    done = run("new", "--players", "2", "-o", out)
+    assert done.returncode == 0 and not done.stdout
+    assert done.stderr == f"stawvs-ap: wrote {out}\n"
+    assert run("--lang", "de", "new", "--players", "2", "-o", out).stderr.startswith("stawvs-ap: ")
 
 
 def test_help_exits_0() -> None:

@@ -23,7 +23,7 @@ def test_all_outputs_are_written_together(tmp_path: Path) -> None:
     render.write_text("old", encoding="utf-8")
     proc = start("replay", record, "--svg", svg, "--render", render)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0 and err == ""
+    assert proc.returncode == 0 and err == f"stawvs-ap: wrote {svg}, {render}\n"  # one line
     assert out.startswith("8 ") and svg.read_text(encoding="utf-8").startswith("<svg")
     assert render.read_text(encoding="utf-8").startswith("{")
     assert temporaries(tmp_path, out_dir) == []

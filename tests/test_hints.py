@@ -1,6 +1,8 @@
-"""A hint reads the same whatever the bot: every candidate's share of the win
-(0–1, the bot's estimate) with the lead in points beside it (one evaluation for
-all), best share first."""
+"""A hint reads the same whatever the bot and wherever it is shown (the command
+line, the terminal game, the service, the page): the bot's choice first, then
+the others by their share of the win (0–1, the bot's estimate, said in per
+cent), with the lead in points (one evaluation for all) only once collecting
+has begun."""
 
 from __future__ import annotations
 
@@ -16,6 +18,9 @@ from stawvs_ap import StawvsGame
 from stawvs_ap.bots import GreedyBot, RandomBot
 from stawvs_ap.bots.knowledge import evaluate, lead
 from stawvs_ap.bots.simulate import lead_share, rewards
+from stawvs_ap.i18n import catalogue
+from stawvs_ap.service import methods
+from stawvs_ap.service.hints import HintRow, hint_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +36,7 @@ def collecting(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("spec", ["mcts:iterations=300", "uct:iterations=300", "greedy", "random"])
-def test_every_bot_hints_shares_with_points_beside_them_best_share_first(
+def test_every_bot_hints_its_choice_first_then_shares_with_the_lead_beside_them(
     collecting: Path, spec: str
 ) -> None:
     game = StawvsGame(collecting.read_text())
@@ -46,12 +51,16 @@ def test_every_bot_hints_shares_with_points_beside_them_best_share_first(
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     rows = doc["candidates"]
-    assert doc["sorted_by"] == "share" and len(rows) == 5
-    shares = [row["share"] for row in rows]
+    assert doc["sorted_by"] == "choice, then share" and len(rows) == 5
+    assert rows[0]["move"] == doc["best"]
+    shares = [row["share"] for row in rows[1:]]
     assert shares == sorted(shares, reverse=True) and all(0 <= s <= 1 for s in shares)
     for row in rows:
         moved, _ = game.position.play(next(m for m in game.legal_moves if str(m) == row["move"]))
-        assert row["points"] == round(lead(moved, game.currplayer), 2)
+        assert row["lead"] == round(lead(moved, game.currplayer), 2)
+        assert row["words"] == (
+            f"{row['move']}: {100 * row['share']:.0f}% win share, lead {row['lead']:+.1f} points"
+        )
 
 
 def test_greedy_values_are_the_shares_its_evaluation_makes() -> None:
@@ -74,7 +83,31 @@ def test_a_random_bot_knows_nothing_so_every_move_gets_an_even_share() -> None:
     assert {c.value for c in RandomBot(seed=1).analyse(game)} == {0.25}
 
 
-def test_the_text_hint_says_how_it_is_sorted(collecting: Path) -> None:
+def test_a_hint_while_caps_are_placed_gives_no_lead() -> None:
+    game = StawvsGame.new(2, seed=3)
+    rows = hint_rows(game, GreedyBot(seed=1).analyse(game, top=3))
+    assert all(row.lead is None for row in rows)
+    assert rows[0].words(catalogue("en")) == f"{rows[0].move}: {rows[0].percent}% win share"
+
+
+def test_the_choice_comes_first_even_when_another_move_has_a_larger_share() -> None:
+    game = StawvsGame.new(2, seed=3)
+    candidates = GreedyBot(seed=1).analyse(game, top=3)
+    low_first = [candidates[-1], *candidates[:-1]]
+    assert hint_rows(game, low_first)[0].move == str(candidates[-1].move)
+
+
+def test_the_service_hint_words_the_candidates_in_the_callers_language() -> None:
+    state = StawvsGame.new(2, seed=3).serialize()
+    answer = methods.call("hint", {"state": state, "bot": "greedy", "top": 2, "locale": "de"})
+    first = answer["candidates"][0]
+    assert first["move"] == answer["best"] and first["lead"] is None
+    assert first["value"] == first["share"]
+    row = HintRow(first["move"], first["share"], None, first["visits"])
+    assert first["words"] == row.words(catalogue("de")) != row.words(catalogue("en"))
+
+
+def test_the_text_hint_names_the_choice_first(collecting: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "stawvs_ap", "hint", str(collecting), "--bot", "greedy"],
         capture_output=True,
@@ -84,6 +117,6 @@ def test_the_text_hint_says_how_it_is_sorted(collecting: Path) -> None:
         check=False,
     )
     lines = done.stdout.splitlines()
-    assert lines[1] == "the bot's 5 best moves, by their share of the win:"
-    shares = [float(line.split()[1].rstrip("%")) for line in lines[3:]]
-    assert shares == sorted(shares, reverse=True)
+    assert lines[0].startswith("Hint: ") and "% win share, lead " in lines[0]
+    shares = [int(line.split(": ")[1].split("%")[0]) for line in lines[1:]]
+    assert len(lines) == 5 and shares == sorted(shares, reverse=True)

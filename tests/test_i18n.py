@@ -217,5 +217,5 @@ def test_templates_made_ready_for_the_percent_operator_word_as_str_format_does(
             assert fast == words.plainly(declared, args), (language, declared.id, n)  # type: ignore[arg-type]
             assert words.template(declared, n) == words.looked_up(declared, n)
     assert "%" in words.say(
-        Phrase(tools_messages.PLAY_HINT_CANDIDATE, {"move": "a1", "percent": 5, "lead": "+1.0"})
+        Phrase(service_messages.HINT_CANDIDATE_LEAD, {"move": "a1", "percent": 5, "lead": "+1.0"})
     )

@@ -108,3 +108,17 @@ def test_tables_are_kept_once_a_language_however_many_ways_it_is_asked(
     for number in range(300):
         table(client, f"x{number},de-AT;q=0.{number % 9 + 1}")
     assert playground._table.cache_info().currsize <= len(languages())
+
+
+def test_the_page_arrives_worded_in_the_asked_language_before_any_script(
+    client: TestClient,
+) -> None:
+    german = client.get("/", headers={"accept-language": "de-AT,de;q=0.9,en;q=0.5"}).text
+    assert '<html lang="de">' in german and ">Passen</button>" in german
+    board = catalogue("de").say(page.BOARD)
+    assert f'data-msg-label="page.board.label" aria-label="{board}"' in german
+    french = client.get("/?lang=fr").text
+    assert '<html lang="fr">' in french and 'data-msg="page.title">Bac à sable Stawvs<' in french
+    english = client.get("/", headers={"accept-language": "tlh"}).text
+    assert '<html lang="en">' in english and ">Pass</button>" in english
+    assert 'data-msg="page.skip"></a>' not in english  # no element left without its words

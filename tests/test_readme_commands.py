@@ -87,6 +87,10 @@ def test_every_command_of_the_readme_runs_in_order(tmp_path: Path) -> None:
             check=False,
         )
         assert done.returncode == 0, f"{line}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        # Typed in order, every command shows something: its answer, or the files it wrote.
+        assert done.stdout.strip() or "wrote " in done.stderr, line
+        if line.startswith("stawvs-ap validate "):
+            assert '"valid":true' in done.stdout, f"{line}: the README's move is not legal there"
 
 
 @pytest.mark.parametrize("line", [c for c in NOT_RUN if c.startswith("stawvs-ap ")])

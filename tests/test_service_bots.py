@@ -22,6 +22,7 @@ from stawvs_ap.bots import GreedyBot, MCTSBot, UCTBot
 from stawvs_ap.bots.arena import BotSpec
 from stawvs_ap.core.moves import Move
 from stawvs_ap.core.scoring import group_collection
+from stawvs_ap.i18n import catalogue
 from stawvs_ap.pictures.svg import board_svg
 from stawvs_ap.service import APP_ERROR, SEARCHES, SERVER_BUSY, call
 from stawvs_ap.service.bots import (
@@ -31,6 +32,7 @@ from stawvs_ap.service.bots import (
     search_budget,
 )
 from stawvs_ap.service.client import Client
+from stawvs_ap.service.hints import hint_rows
 from stawvs_ap.service.jsonrpc import INVALID_PARAMS, RpcError
 from stawvs_ap.service.views import next_squares
 
@@ -95,11 +97,15 @@ def test_bots_over_the_service_play_a_whole_game_to_its_end(server: Client) -> N
 def test_a_hint_lists_the_bots_own_analysis(server: Client) -> None:
     state = state_after(14, seed=3)
     hint = server.call("hint", {"state": state, "iterations": 120, "seed": 9, "top": 3})
-    expected = MCTSBot(seed=9).analyse(StawvsGame(state), iterations=120, top=3)
+    game = StawvsGame(state)
+    expected = MCTSBot(seed=9).analyse(game, iterations=120, top=3)
+    rows = hint_rows(game, expected)  # the choice first, then by share
     assert hint == {
-        "player": StawvsGame(state).currplayer,
+        "player": game.currplayer,
         "best": str(expected[0].move),
-        "candidates": [c.to_dict() for c in expected],
+        "candidates": [
+            row.to_dict(catalogue("en")) | {"value": round(row.share, 4)} for row in rows
+        ],
     }
 
 

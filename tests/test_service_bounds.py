@@ -69,7 +69,6 @@ def code_of(response: dict[str, Any]) -> int | None:
         ("move", {"state": STATE, "moves": ["d5"] * 257}),
         ("move", {"state": STATE, "moves": ["x" * (MAX_TEXT_LENGTH + 1)]}),
         ("same_move", {"a": "d5", "b": "d" * (MAX_TEXT_LENGTH + 1)}),
-        ("new", {"players": 2, "seed": "s" * (MAX_TEXT_LENGTH + 1)}),
         ("new", {"players": 2, "variants": ["hole"] * 6}),
         ("new", {"players": 2, "variants": ["h" * (MAX_NAME_LENGTH + 1)]}),
         ("record", {"state": FINISHED, "uid": "u" * (MAX_TEXT_LENGTH + 1)}),

@@ -117,11 +117,29 @@ def test_a_hint_is_an_arrow_with_its_label_or_a_ring_for_a_placement() -> None:
     assert list(root).index(labels) > max(list(root).index(g) for g in hints)  # over the arrows
 
 
-def test_labels_of_candidates_ending_on_one_square_stand_one_under_another() -> None:
+def test_labels_of_candidates_ending_on_one_square_never_overlap_nor_cover_a_pyramid() -> None:
     game = played(2, 3, 12)
     first = game.legal_moves[0]
     alike = [m for m in game.legal_moves if (m.source, m.dest) == (first.source, first.dest)]
-    root = ET.fromstring(board_svg(game, hints=[(m, str(i)) for i, m in enumerate(alike[:3])]))
+    labels_given = ["49%", "100%", "7%", "0.75"]
+    svg = board_svg(game, hints=list(zip(alike[:4], labels_given, strict=False)), squares=True)
+    root = ET.fromstring(svg)
     labels = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "hint-labels")
-    heights = [float(t.get("y") or 0) for t in labels.iter(f"{SVG}text")]
-    assert len(heights) == len(set(heights)) == min(3, len(alike))
+    boxes = [
+        tuple(float(r.get(k) or 0) for k in ("x", "y", "width", "height"))
+        for r in labels.iter(f"{SVG}rect")
+    ]
+    assert len(boxes) == min(4, len(alike)) >= 2
+    for n, (x, y, w, h) in enumerate(boxes):
+        for x2, y2, w2, h2 in boxes[n + 1 :]:
+            assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y  # apart
+    # Each stays in a corner beside the middle third, where the largest
+    # pyramid and a cap stand, above the depth at which the pyramid widens.
+    end = first.dest
+    assert end is not None
+    cells = {c.get("data-square"): c for c in root.iter() if c.get("data-square")}
+    cell = cells[str(end)]
+    cx, cy, size = (float(cell.get(k) or 0) for k in ("x", "y", "width"))
+    for x, y, w, h in boxes:
+        assert x + w <= cx + size / 3 or x >= cx + 2 * size / 3
+        assert y + h <= cy + size * 0.4

@@ -12,13 +12,15 @@ however many processes play them.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from ..core.position import is_seed
 from ..errors import ErrorCode, StawvsError
-from ..host.game import StawvsGame
+from ..host.game import SEED_RANGE, StawvsGame
 from ..state.entry import ENDINGS
 from .base import now, play_turn
 from .runners import InProcess, LocalProcesses, Runner, Stopped
@@ -84,10 +86,20 @@ def seat_order(index: int, players: int) -> list[int]:
     return [(seat + index) % players for seat in range(players)]
 
 
+def derived_seed(seed: int, *parts: object) -> int:
+    """The seed of one board or bot of a match: drawn from the match's ``seed`` and
+    ``parts`` (what it seeds and which game and seat), the same on every machine.
+
+    >>> derived_seed(1, "board", 0) == derived_seed(1, "board", 0) != derived_seed(1, "board", 1)
+    True
+    """
+    return random.Random(":".join(map(str, (seed, *parts)))).getrandbits(63)
+
+
 def play_game(
     lineup: Sequence[BotSpec],
     variants: Sequence[str],
-    seed: int | str,
+    seed: int,
     index: int,
     fresh_boards: bool = False,
     *,
@@ -103,8 +115,8 @@ def play_game(
     players = len(lineup)
     order = seat_order(index, players)
     board = index if fresh_boards else index // players
-    game = StawvsGame.new(players, list(variants), seed=f"{seed}:board:{board}")
-    bots = [lineup[entry].make(f"{seed}:bot:{index}:{entry}") for entry in order]
+    game = StawvsGame.new(players, list(variants), seed=derived_seed(seed, "board", board))
+    bots = [lineup[entry].make(derived_seed(seed, "bot", index, entry)) for entry in order]
     thinking = [0.0] * players
     moves = [0] * players
     plies = 0
@@ -168,8 +180,12 @@ class Match:
 
     lineup: tuple[BotSpec, ...]
     variants: tuple[str, ...] = ()
-    seed: int | str = 0
+    seed: int = 0
     fresh_boards: bool = False
+
+    def __post_init__(self) -> None:
+        if not is_seed(self.seed):
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {self.seed!r:.40}")
 
 
 @dataclass(frozen=True)
@@ -273,7 +289,7 @@ def play_match(
     games: int,
     *,
     variants: Sequence[str] = (),
-    seed: int | str = 0,
+    seed: int = 0,
     jobs: int = 1,
     progress: Progress | None = None,
     fresh_boards: bool = False,
@@ -403,7 +419,7 @@ def match_report(
     results: Sequence[GameResult],
     *,
     variants: Sequence[str],
-    seed: int | str,
+    seed: int,
     record_path: Callable[[int], str] | None = None,
 ) -> dict[str, Any]:
     """The JSON report of a match: settings, per-entry stats, the retries (games

@@ -176,7 +176,7 @@ class Bot(ABC):
     def __init__(
         self,
         *,
-        seed: int | str | None = None,
+        seed: int | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
     ) -> None:

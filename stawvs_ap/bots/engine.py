@@ -111,7 +111,7 @@ class ExecBot(Bot):
         self,
         *,
         command: str | Sequence[str] | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
         margin: float = 0.1,

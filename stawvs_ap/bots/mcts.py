@@ -148,7 +148,7 @@ class MCTSBot(Bot):
     def __init__(
         self,
         *,
-        seed: int | str | None = None,
+        seed: int | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
         exploration: float = 0.25,

@@ -168,7 +168,7 @@ class BotSpec:
         """The bot class of this spec."""
         return bot_class(self.name)
 
-    def make(self, seed: int | str | None) -> Bot:
+    def make(self, seed: int | None) -> Bot:
         """A new bot of this spec, seeded."""
         return self.bot(seed=seed, **dict(self.options))  # type: ignore[arg-type]
 
@@ -190,7 +190,7 @@ def _parse(text: str, allow_exec: bool) -> BotSpec:
 def make_bot(
     spec: str | BotSpec,
     *,
-    seed: int | str | None = None,
+    seed: int | None = None,
     seconds: float | None = None,
     iterations: int | None = None,
 ) -> tuple[Bot, Budget]:

@@ -56,7 +56,7 @@ class UCTBot(Bot):
     def __init__(
         self,
         *,
-        seed: int | str | None = None,
+        seed: int | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
         memory: int = 200,

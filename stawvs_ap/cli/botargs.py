@@ -9,11 +9,13 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..bots.arena import derived_seed
 from ..bots.options import Option, excerpt
 from ..bots.spec import BotSpec
+from ..core.position import MAX_SEED
 from ..core.variants import VARIANTS, check_variants
 from ..errors import ErrorCode, StawvsError
-from ..host.game import StawvsGame
+from ..host.game import SEED_RANGE, StawvsGame, check_seed
 from .safe_io import Transaction
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "load_game",
     "local_uid",
     "record_names",
+    "seat_seed",
     "seed_of",
     "spec_argument",
     "variants_of",
@@ -91,14 +94,24 @@ def local_uid(state: str) -> str:
     return "local-" + hashlib.sha256(state.encode("utf-8")).hexdigest()[:12]
 
 
-def seed_of(text: str | None) -> int | str | None:
-    """A seed as given: a whole number is used as a number, anything else as text."""
+def seed_of(text: str | None) -> int | None:
+    """The seed ``text`` writes: a whole number from 0 to 2^63-1 in ASCII digits, or
+    None when no seed was given; ``BAD_ARGUMENT`` naming the range otherwise (``abc``,
+    ``1.5``, ``-1`` and ``+7`` alike), as the Python API and the service refuse it.
+
+    >>> seed_of("7"), seed_of(None)
+    (7, None)
+    """
     if text is None:
         return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    if text.isascii() and text.isdigit() and len(text) <= len(str(MAX_SEED)):
+        return check_seed(int(text))
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {text[:40]!r}")
+
+
+def seat_seed(seed: int | None, seat: int) -> int | None:
+    """The seed of the bot in ``seat`` of a game seeded with ``seed`` (None: unseeded)."""
+    return None if seed is None else derived_seed(seed, "seat", seat)
 
 
 def variants_of(given: Sequence[str] | None) -> list[str]:

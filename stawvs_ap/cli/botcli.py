@@ -33,7 +33,9 @@ from ..bots.journal import Journal
 from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS
 from ..bots.runners import InProcess, LocalProcesses, Runner, cores
 from ..bots.spec import BotSpec, make_bot, options_help
-from ..errors import StawvsError
+from ..errors import ErrorCode, StawvsError
+from ..i18n import Phrase, catalogue
+from ..service.hints import hint_rows
 from .botargs import (
     BOT_HELP,
     VARIANT_HELP,
@@ -47,9 +49,10 @@ from .botargs import (
     variants_of,
     whole,
 )
-from .hints import hint_rows
+from .messages import PLAY_HINT, THINKING
 from .playcli import add_play_commands
 from .safe_io import Transaction
+from .terminal import thinking
 
 __all__ = ["MAX_GAMES", "add_bot_commands", "progress_bar", "runner_for"]
 
@@ -67,29 +70,23 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     bot, budget = make_bot(
         args.bot, seed=seed_of(args.seed), seconds=args.seconds, iterations=args.iterations
     )
-    with bot:
+    with bot, thinking(sys.stderr, catalogue(args.locale).say(THINKING)):
         candidates = bot.analyse(
             game, seconds=budget.seconds, iterations=budget.iterations, top=args.top
         )
     rows = hint_rows(game, candidates)
+    words = catalogue(args.locale)
     if args.json:
         doc = {
             "player": game.currplayer,
             "best": str(candidates[0].move),
-            "sorted_by": "share",
-            "candidates": [row.to_dict() for row in rows],
+            "sorted_by": "choice, then share",
+            "candidates": [row.to_dict(words) for row in rows],
         }
         return {"-": json.dumps(doc) + "\n"}
-    lines = [
-        f"best: {candidates[0].move} (the bot's choice)",
-        f"the bot's {len(rows)} best moves, by their share of the win:",
-        f"{'move':<10} {'share':>6} {'points':>7} {'visits':>7}",
-    ]
-    lines += [
-        f"{row.move:<10} {100 * row.share:>5.1f}% {row.points:>+7.1f} {row.visits:>7}"
-        for row in rows
-    ]
-    return {"-": "\n".join(lines) + "\n"}
+    # The same words as the terminal game and the page: the choice, then the others.
+    choice = words.say(Phrase(PLAY_HINT, {"candidates": rows[0].words(words)}))
+    return {"-": "".join([choice + "\n", *(f"  {row.words(words)}\n" for row in rows[1:])])}
 
 
 # -- arena -------------------------------------------------------------------------
@@ -99,11 +96,16 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
 MAX_GAMES = 100_000
 
 
-def progress_bar(stream: TextIO, width: int = 30, unit: str = "games") -> _ProgressBar:
+def progress_bar(stream: TextIO, width: int = 30, unit: str = "games") -> _ProgressBar | None:
     """A progress callback drawing ``[#####.....] done/total games`` on ``stream``
     (``unit`` counts something else), with the games retried after a worker died
-    under them."""
-    return _ProgressBar(stream, width, unit)
+    under them; None (no bar) when ``stream`` is not a terminal, so that a log
+    file gets no frames of it."""
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):  # a closed or file-less stream
+        terminal = False
+    return _ProgressBar(stream, width, unit) if terminal else None
 
 
 class _ProgressBar:

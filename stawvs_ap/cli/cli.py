@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .. import __version__
 from ..errors import StawvsError
 from ..host.game import StawvsGame
-from ..i18n import language_of_environment, negotiate
+from ..i18n import Phrase, catalogue, language_of_environment, negotiate
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
 from ..records import from_record
@@ -45,6 +45,7 @@ from ..state.format import MAX_STATE_BYTES
 from .apbotcli import add_ap_bot_command
 from .botargs import VARIANT_HELP, local_uid, record_names, seed_of, whole
 from .botcli import add_bot_commands
+from .messages import WROTE
 from .reviewcli import add_review_command
 from .safe_io import (
     CliErrorCode,
@@ -402,6 +403,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     parser = _build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # a first try: show what there is
+        write_stdout(parser.format_help())
+        flush_stdout()
+        return 0
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and argument errors
@@ -413,7 +418,11 @@ def _run(argv: Sequence[str] | None) -> int:
     with Transaction(MAX_STATE_BYTES) as io:
         for path in _file_outputs(args):
             io.reserve(path)
-        io.commit(args.run(args, io))
+        outputs = args.run(args, io)
+        io.commit(outputs)
+    written = [path for path in outputs if path != "-"]
+    if written:  # one line, so that a write to a file is not mistaken for nothing
+        _complain(catalogue(args.locale).say(Phrase(WROTE, {"files": ", ".join(written)})))
     return 0
 
 

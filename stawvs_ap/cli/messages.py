@@ -14,6 +14,17 @@ from typing import Final
 
 from ..i18n import message, plural
 
+# -- the commands' outputs ---------------------------------------------------------------
+
+# TRANSLATORS: the one line a command prints after writing the files given
+# with -o (or --svg, --render, --records); {files} is their names, separated
+# by commas, written as given.
+WROTE: Final = message("cli.wrote", "wrote {files}")
+
+# TRANSLATORS: shown at a terminal while a bot searches for a move or a hint
+# for more than a moment; the line is erased when it answers.
+THINKING: Final = message("cli.thinking", "Thinking…")
+
 # -- the play game (stawvs-ap play): the game's course ---------------------------------------
 
 # TRANSLATORS: the first line of a new game; {seat} is the player's number,
@@ -38,6 +49,9 @@ PLAY_PROMPT: Final = message("play.prompt", "Your move: ")
 # TRANSLATORS: {name} is a bot's name such as "mcts" or "mcts #2", @{player}
 # its cap mark, {move} a move string such as c3-f6,f2.
 PLAY_BOT_PLAYS: Final = message("play.bot-plays", "{name} (@{player}) plays {move}.")
+# TRANSLATORS: shown while a bot searches for its move for more than a
+# moment, erased when it plays; {name} and @{player} as in play.bot-plays.
+PLAY_THINKING: Final = message("play.thinking", "{name} (@{player}) is thinking…")
 # TRANSLATORS: a bot whose caps cannot move passes (it will pass from now on).
 PLAY_BOT_PASSES: Final = message("play.bot-passes", "{name} (@{player}) has no move and passes.")
 # TRANSLATORS: an external engine that did not answer within its time loses.
@@ -141,15 +155,9 @@ PLAY_FORCED_CLAIM: Final = message(
 )
 PLAY_NO_CAP: Final = message("play.no-cap", "There is no cap of yours on {square}.")
 PLAY_CAP_STUCK: Final = message("play.cap-stuck", "Your cap on {square} cannot move.")
-# TRANSLATORS: {candidates} is a list of play.hint-candidate, separated by
+# TRANSLATORS: {candidates} is a list of hint.candidate, separated by
 # list.separator.
 PLAY_HINT: Final = message("play.hint", "Hint: {candidates}")
-# TRANSLATORS: a move the bot suggests: {percent} is the share of the win the
-# player can expect after it (0 to 100), {lead} their lead in points then,
-# signed with one decimal such as +1.5.
-PLAY_HINT_CANDIDATE: Final = message(
-    "play.hint-candidate", "{move} ({percent}% to win, {lead} points)"
-)
 PLAY_NO_UNDO: Final = message("play.no-undo", "There is no move of yours to take back.")
 PLAY_TAKEN_BACK: Final = message("play.taken-back", "Taken back.")
 

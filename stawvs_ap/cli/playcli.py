@@ -31,6 +31,7 @@ from .botargs import (
     lineup_of,
     load_game,
     local_uid,
+    seat_seed,
     seed_of,
     spec_argument,
     variants_of,
@@ -38,7 +39,7 @@ from .botargs import (
 )
 from .playgame import TerminalGame
 from .safe_io import Transaction
-from .terminal import Console, wants_colour
+from .terminal import Console, thinking, wants_colour
 
 __all__ = ["add_play_commands"]
 
@@ -85,13 +86,11 @@ def _cmd_selfplay(args: argparse.Namespace, io: Transaction) -> Outputs:
     """Bots finish a game: the one in ``args.state``, or a new one."""
     game, lineup = _game_and_lineup(args, io, "greedy", seats=0)
     seed = seed_of(args.seed)
-    bots = [
-        spec.make(None if seed is None else f"{seed}:{seat}")
-        for seat, spec in enumerate(lineup, start=1)
-    ]
+    bots = [spec.make(seat_seed(seed, seat)) for seat, spec in enumerate(lineup, start=1)]
     try:
-        while not game.gameover:
-            play_turn(game, bots[game.currplayer - 1])
+        with thinking(sys.stderr, catalogue(args.locale).say(m.THINKING)):
+            while not game.gameover:
+                play_turn(game, bots[game.currplayer - 1])
     finally:
         for bot in bots:
             bot.close()
@@ -112,8 +111,7 @@ def _cmd_play(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
     seed = seed_of(args.seed)
     seats = [seat for seat in range(1, players + 1) if seat != args.seat]
     bots: dict[int, Bot] = {
-        seat: spec.make(None if seed is None else f"{seed}:{seat}")
-        for seat, spec in zip(seats, lineup, strict=True)
+        seat: spec.make(seat_seed(seed, seat)) for seat, spec in zip(seats, lineup, strict=True)
     }
     words = catalogue(game.locale)
     names = [words.say(m.PLAY_YOU) if args.name is None else args.name] * players

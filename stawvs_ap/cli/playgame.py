@@ -22,10 +22,10 @@ from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Message, Phrase, catalogue
 from ..pictures.textboard import board_text
+from ..service.hints import hint_rows
 from ..state.format import MAX_STATE_BYTES
 from . import messages as m
 from .console import MAX_LINE, shown
-from .hints import hint_rows
 from .safe_io import FileError, Transaction
 from .terminal import TOO_LONG, Console
 
@@ -118,7 +118,10 @@ class TerminalGame:
     def _bot_turn(self, player: int) -> None:
         game, name = self.game, self.names[player - 1]
         passed = player in game.position.eliminated
-        failure = play_turn(game, self.bots[player])
+        with self.console.thinking(
+            self.words.say(Phrase(m.PLAY_THINKING, {"name": name, "player": player}))
+        ):
+            failure = play_turn(game, self.bots[player])
         if failure is not None and failure.kind == "timeout":
             self.say(m.PLAY_BOT_TIMEOUT, name=name, player=player)
         elif failure is not None:
@@ -243,21 +246,10 @@ class TerminalGame:
 
     def hint(self) -> None:
         adviser = next(iter(self.bots.values()))
-        best = hint_rows(self.game, adviser.analyse(self.game, top=3))  # within its budget
+        with self.console.thinking(self.words.say(m.THINKING)):
+            best = hint_rows(self.game, adviser.analyse(self.game, top=3))  # within its budget
         adviser.forget()  # its tree is now rooted at the person's turn
-        candidates = [
-            self.words.say(
-                Phrase(
-                    m.PLAY_HINT_CANDIDATE,
-                    {
-                        "move": row.move,
-                        "percent": f"{100 * row.share:.0f}",
-                        "lead": f"{row.points:+.1f}",
-                    },
-                )
-            )
-            for row in best
-        ]
+        candidates = [row.words(self.words) for row in best]
         self.say(m.PLAY_HINT, candidates=self.words.say(LIST_SEPARATOR).join(candidates))
 
     def undo(self) -> None:

@@ -13,19 +13,25 @@ terminal, ``TERM`` is not ``dumb`` and ``NO_COLOR`` is not set
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, TextIO
 
 from .console import Console as LineConsole
 from .console import shown
 
-__all__ = ["TOO_LONG", "Console", "Palette", "wants_colour"]
+__all__ = ["THINKING_AFTER", "TOO_LONG", "Console", "Palette", "thinking", "wants_colour"]
 
 #: What :meth:`Console.ask` returns for a line too long to read.
 TOO_LONG: Final = "\0too long"
+
+#: How long a bot thinks, in seconds, before a terminal is told so: a shorter
+#: wait is not noticed, a longer silence reads as a hang.
+THINKING_AFTER: Final = 0.3
 
 _RESET: Final = "\x1b[0m"
 #: SGR codes: the pyramid colours PI, BL, GR, OR, GH.
@@ -93,6 +99,10 @@ class Console:
     def say(self, text: str) -> None:
         self.lines.say(text)
 
+    def thinking(self, text: str) -> contextlib.AbstractContextManager[None]:
+        """:func:`thinking` on standard output when a person is at the terminal."""
+        return thinking(sys.stdout, text) if self.interactive else contextlib.nullcontext()
+
     def ask(
         self, prompt: str, complete: Callable[[str, str], Sequence[str]] | None = None
     ) -> str | None:
@@ -139,3 +149,37 @@ def _isatty(stream: TextIO) -> bool:
         return bool(isatty and isatty())
     except ValueError:  # closed
         return False
+
+
+@contextlib.contextmanager
+def thinking(stream: TextIO, text: str, *, after: float = THINKING_AFTER) -> Iterator[None]:
+    """Show ``text`` (such as "mcts is thinking…") on ``stream`` while the block runs,
+    if ``stream`` is a terminal and the block lasts more than ``after`` seconds; the
+    line is erased when the block ends, so that what follows takes its place. Off a
+    terminal (a pipe, a log file) nothing is written."""
+    if not _isatty(stream):
+        yield
+        return
+    shown = threading.Event()
+    lock = threading.Lock()
+
+    def show() -> None:
+        with lock:
+            if not stopped:
+                stream.write(text)
+                stream.flush()
+                shown.set()
+
+    stopped = False
+    timer = threading.Timer(after, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            stopped = True
+        timer.cancel()
+        if shown.is_set():
+            stream.write("\r\x1b[K")  # back to the line's start, the line cleared
+            stream.flush()

@@ -23,7 +23,7 @@ from .scoring import score
 from .squares import PATHS, RAYS, SQUARE_NAMES, SQUARES, Square, iter_squares, next_to, walk
 from .variants import Rules, check_variants, empty_squares, rules_for
 
-__all__ = ["EMPTY", "Mode", "Position"]
+__all__ = ["EMPTY", "MAX_SEED", "Mode", "Position", "is_seed"]
 
 Mode = Literal["place", "collect"]
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
@@ -53,6 +53,20 @@ def _capped_mask(caps: bytes) -> int:
         at = next(i for i in range(at + 1, 64) if caps[i])
         capped |= _BITS[at]
     return capped
+
+
+#: The largest seed: seeds are the whole numbers that fit a signed 64-bit
+#: integer, so that every host language reads them as the same number.
+MAX_SEED: Final = 2**63 - 1
+
+
+def is_seed(value: object) -> bool:
+    """Whether ``value`` is a seed: a whole number (not a bool) from 0 to ``MAX_SEED``.
+
+    >>> is_seed(7), is_seed("7"), is_seed(7.0), is_seed(2**63)
+    (True, False, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED
 
 
 class Position(NamedTuple):
@@ -171,13 +185,19 @@ class Position(NamedTuple):
         cls,
         numplayers: int,
         variants: Sequence[str] = (),
-        seed: int | float | str | bytes | None = None,
+        seed: int | None = None,
     ) -> Position:
         """A new game's position: 60 shuffled pyramids, four gaps, no caps.
 
-        The same ``seed`` and variants always give the same board; ``None``
-        draws a fresh one. Raises ``BAD_VARIANT`` for unknown variants.
+        The same ``seed`` (a whole number from 0 to ``MAX_SEED``, 2^63 - 1) and
+        variants always give the same board; ``None`` draws a fresh one. Raises
+        ``BAD_VARIANT`` for unknown variants and ``BAD_ARGUMENT`` for any other seed.
         """
+        if not is_seed(seed) and seed is not None:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT,
+                f"a seed is a whole number from 0 to 2^63-1 ({MAX_SEED}), not {seed!r:.40}",
+            )
         chosen = check_variants(variants)
         rng = random.Random(seed)
         gaps = set(empty_squares(chosen, rng))

@@ -11,14 +11,13 @@ It is longer than most: the host contract is one class of many short calls.
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, cast
 
 from ..core.invariants import check_position
 from ..core.moves import Move, MoveSyntaxError
-from ..core.position import Mode, Position
+from ..core.position import MAX_SEED, Mode, Position, is_seed
 from ..core.variants import check_variants, rules_for
 from ..errors import (
     ErrorCode,
@@ -41,13 +40,15 @@ from .preview import Preview, preview
 from .record import gen_record
 from .verdicts import COMPLETE, ValidationResult, judge
 
-__all__ = ["Clock", "StawvsGame", "check_seed", "variant_ids"]
+__all__ = ["SEED_RANGE", "Clock", "StawvsGame", "check_seed", "variant_ids"]
 
 #: Gives the timestamp of each new stack entry (see :func:`stawvs_ap.state.timestamps.utc_now`).
 Clock = Callable[[], str]
 StateDoc = str | bytes | bytearray | dict[str, Any]
-#: What a new game's board is drawn from: anything :class:`random.Random` takes.
-Seed = int | float | str | bytes | None
+#: What a new game's board is drawn from: a whole number from 0 to 2^63 - 1, or None.
+Seed = int | None
+#: What every refusal of a seed says first.
+SEED_RANGE: Final = f"a seed is a whole number from 0 to 2^63-1 ({MAX_SEED})"
 
 
 def _shown(value: object) -> str:
@@ -70,22 +71,21 @@ def variant_ids(variants: object) -> list[str]:
 
 
 def check_seed(seed: object) -> Seed:
-    """``seed`` if it deals the same board every time: a number (not NaN), text
-    that is valid Unicode, bytes, or None (a fresh board); ``BAD_ARGUMENT`` otherwise."""
-    if isinstance(seed, float) and math.isnan(seed):
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, "a seed cannot be NaN: it deals a new board")
-    if isinstance(seed, str):
-        try:
-            seed.encode("utf-8")
-        except UnicodeEncodeError:
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, "a seed text must be valid Unicode (no lone surrogates)"
-            ) from None
-    elif not isinstance(seed, int | float | bytes | None):  # what random takes
-        raise StawvsError(
-            ErrorCode.BAD_ARGUMENT, f"a seed is a number, text or bytes, not {_shown(seed)}"
-        )
-    return seed
+    """``seed`` if it is a seed: a whole number from 0 to 2^63 - 1, or None (a
+    fresh board); ``BAD_ARGUMENT`` naming the range otherwise. Text is refused
+    even when it reads as a number, so that a host sending the JSON text ``"7"``
+    never deals another board than the command line's ``--seed 7``.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed("7")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    stawvs_ap.errors.StawvsError: a seed is a whole number from 0 to 2^63-1 (...), not '7'
+    """
+    if seed is None or is_seed(seed):
+        return cast(Seed, seed)
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {_shown(seed)}")
 
 
 def _checked_clock(clock: object) -> Clock:

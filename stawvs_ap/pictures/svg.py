@@ -438,26 +438,41 @@ def _hint(canvas: _Canvas, move: Move) -> list[str]:
     return out
 
 
+#: The part of a square's width a hint label may take, from its left or right
+#: edge: a large pyramid and a cap keep to the middle third down to this depth.
+_LABEL_WIDTH: Final = 0.32
+_LABEL_DEPTH: Final = 0.37
+
+
 def _hint_labels(canvas: _Canvas, hints: Sequence[tuple[Move, str]]) -> list[str]:
-    """Each candidate's label in the corner of the square its move ends on, one
-    line per candidate ending there, drawn over every arrow."""
-    font = canvas.square * 0.26
+    """Each candidate's label on the square its move ends on, in the free corners
+    beside the pyramid and its cap (top left, top right, then the same a line
+    lower), its text made small enough to keep there: a label never covers a
+    pyramid. Drawn over every arrow."""
     out = ['<g class="hint-labels" font-family="sans-serif">']
     ends: list[int] = []
     for move, label in hints:
         end = move.dest if move.dest is not None else move.source
         if end is None or not label:
             continue
-        x, y = canvas.corner(end)
-        y += ends.count(end) * font * 1.3
+        slot = ends.count(end)
         ends.append(end)
+        if slot >= 4:
+            continue  # no free corner is left: the list under the board has it
+        room = canvas.square * _LABEL_WIDTH - 1  # less the gap to the edge
+        depth = (canvas.square * _LABEL_DEPTH - 3) / 2  # two lines of labels, with gaps
+        font = min(depth / 1.2, (room - 4) / (0.62 * len(label)))
+        width, height = font * 0.62 * len(label) + 4, font * 1.2
+        x, y = canvas.corner(end)
+        x += 1 if slot % 2 == 0 else canvas.square - width - 1
+        y += 1 + (slot // 2) * (height + 1)
         out.append(
-            f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" '
-            f'width="{_num(font * 0.62 * len(label) + 4)}" height="{_num(font * 1.2)}" '
+            f'<rect x="{_num(x)}" y="{_num(y)}" '
+            f'width="{_num(width)}" height="{_num(height)}" '
             f'rx="2" fill="{_HINT_COLOUR}"/>'
         )
         out.append(
-            _text(x + 3, y + font * 1.0, label, font_size=font, fill="#ffffff", font_weight="bold")
+            _text(x + 2, y + font * 1.0, label, font_size=font, fill="#ffffff", font_weight="bold")
         )
     out.append("</g>")
     return out

@@ -10,7 +10,9 @@ session: two tabs never meet, and any number of players share one server.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -24,7 +26,7 @@ from starlette.routing import Route
 from ..i18n import catalogue, languages, negotiate
 from ..service.http import MAX_BODY_BYTES
 from ..service.http import create_app as service_app
-from .messages import LANGUAGE_NAME, PAGE_IDS
+from .messages import LANGUAGE_NAME, PAGE_IDS, PAGE_MESSAGES
 
 __all__ = ["ASSETS", "create_app", "messages"]
 
@@ -36,6 +38,7 @@ ASSETS: Final[dict[str, str]] = {
     "review.js": "text/javascript; charset=utf-8",
     "service.js": "text/javascript; charset=utf-8",
     "words.js": "text/javascript; charset=utf-8",
+    "grid.js": "text/javascript; charset=utf-8",
     "plural.js": "text/javascript; charset=utf-8",
     "playground.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
@@ -97,8 +100,52 @@ def _headers(kind: str) -> dict[str, str]:
     }
 
 
+def _preferences(request: Request) -> str:
+    """The languages a request asks for, best first: ``?lang=``, else its
+    ``Accept-Language`` without the weights (browsers list them best first)."""
+    asked = request.query_params.get("lang") or request.headers.get("accept-language", "")
+    return ",".join(part.split(";")[0].strip() for part in asked[:MAX_PREFERENCE].split(","))
+
+
+_WORDED: Final = re.compile(r'(<(\w+)[^>]*\sdata-msg="([\w.-]+)"[^>]*>)(</\2>)')
+_ATTRIBUTES: Final = {
+    "data-msg-label": "aria-label",
+    "data-msg-placeholder": "placeholder",
+    "data-msg-role": "aria-roledescription",
+}
+
+
+def worded_page(language: str) -> bytes:
+    """The page with its words in ``language`` already in place (the text of every
+    ``data-msg`` element, the attributes named by ``data-msg-*``, ``<html
+    lang>``), so that it paints its frame and words before any script runs; the
+    script words it again when the language is changed.
+
+    >>> page = worded_page("de").decode()
+    >>> '<html lang="de">' in page and '>Passen</button>' in page
+    True
+    """
+    words = catalogue(language)
+    said = {m.id: words.say(m) for m in PAGE_MESSAGES if m.plural_text is None}
+    text = _asset(_PAGE).decode("utf-8").replace('<html lang="en">', f'<html lang="{language}">')
+
+    def fill(found: re.Match[str]) -> str:
+        return found.group(1) + html.escape(said.get(found.group(3), "")) + found.group(4)
+
+    text = _WORDED.sub(fill, text)
+    for source, attribute in _ATTRIBUTES.items():
+
+        def add(found: re.Match[str], source: str = source, attribute: str = attribute) -> str:
+            words = html.escape(said.get(found.group(1), ""))
+            return f'{source}="{found.group(1)}" {attribute}="{words}"'
+
+        text = re.sub(rf'{source}="([\w.-]+)"', add, text)
+    return text.encode("utf-8")
+
+
 async def _page(request: Request) -> Response:
-    return Response(_asset(_PAGE), headers=_headers("text/html; charset=utf-8"))
+    body = worded_page(negotiate(_preferences(request)))
+    return Response(body, headers=_headers("text/html; charset=utf-8"))
 
 
 async def _assets(request: Request) -> Response:

@@ -66,6 +66,26 @@ BOARD_HELP: Final = message(
 )
 # TRANSLATORS: {square} is a square such as d5. Enter and Space are keys.
 BOARD_CURSOR: Final = message("page.board.cursor", "Square {square}: Enter or Space clicks it.")
+# TRANSLATORS: "page.cell.*" make up what a screen reader says of a square
+# of the board, after its name and its pyramid (page.pyramid.*), separated
+# by commas: "c3, Large blue pyramid, cap of Ann, selected".
+CELL_EMPTY: Final = message("page.cell.empty", "no pyramid")
+# TRANSLATORS: {player} is a player's name: the cap standing on the square.
+CELL_CAP: Final = message("page.cell.cap", "cap of {player}")
+# TRANSLATORS: the square is part of the move being built (a cap picked up,
+# or where it slides to).
+CELL_SELECTED: Final = message("page.cell.selected", "selected")
+# TRANSLATORS: said when a move has been made, by a person or a bot:
+# {player} is their name, {move} the move in notation such as c3-f6,f2.
+SAID_MOVED: Final = message("page.said.moved", "{player} played {move}.")
+# TRANSLATORS: the describe key's words for one player: {player} a name,
+# {points} their score worded as page.panel.points, {squares} the squares of
+# their caps, separated by commas (a dash when they have none).
+DESCRIBE_PLAYER: Final = message("page.describe.player", "{player}: {points}, caps on {squares}.")
+# TRANSLATORS: the describe key's words for one row of the board: {rank} is
+# its number (8 at the top), {squares} each square as page.cell.* names it,
+# separated by semicolons.
+DESCRIBE_ROW: Final = message("page.describe.row", "Row {rank}: {squares}.")
 MOVE: Final = message("page.move.label", "Move")
 # TRANSLATORS: examples of what to type in the move box: keep c3,
 # c3-f6,f2 and pass as they are (players type them).
@@ -142,15 +162,6 @@ STATUS_NOT_YOURS: Final = message("page.status.not-yours", "It is a bot's turn."
 STATUS_HINTING: Final = message("page.status.hinting", "Looking for the best moves…")
 # TRANSLATORS: {move} is a move such as c3-f6,f2.
 STATUS_HINT: Final = message("page.status.hint", "Best move found: {move}")
-# TRANSLATORS: one of the best moves a hint lists: {move} a move such as
-# c3-f6,f2, {value} the bot's estimate of the mover's chances, from 0.00
-# to 1.00, and {visits} how often the bot's search tried the move.
-HINT_LINE: Final = plural(
-    "page.hint.line",
-    "{move}  value {value}  ({visits} visit)",
-    "{move}  value {value}  ({visits} visits)",
-    count="visits",
-)
 
 # TRANSLATORS: a hint when the endgame solver has proven the position:
 # {player} is the name of the player to move, {margin} how many points ahead
@@ -214,6 +225,7 @@ KEYS_RANDOM: Final = message("page.keys.random", "play a random move")
 KEYS_HINT: Final = message("page.keys.hint", "hint: the best moves as arrows")
 KEYS_MOVE: Final = message("page.keys.move", "type a move")
 KEYS_BOARD: Final = message("page.keys.board", "go to the board (then arrow keys and Enter)")
+KEYS_DESCRIBE: Final = message("page.keys.describe", "describe: read the position aloud")
 KEYS_ESCAPE: Final = message("page.keys.escape", "drop the move being built and the hint")
 KEYS_NEW: Final = message("page.keys.new", "new game")
 KEYS_LOAD: Final = message("page.keys.load", "load or save")

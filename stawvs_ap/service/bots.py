@@ -34,6 +34,7 @@ from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
+from .hints import hint_rows
 from .jsonrpc import INVALID_REQUEST, RpcError, ServiceErrorCode
 from .protocol import (
     INT,
@@ -269,7 +270,14 @@ def bot_move(params: Params) -> Result:
 
 
 _CANDIDATE: Final = obj(
-    {"move": {"type": "string"}, "visits": {"type": "integer"}, "value": {"type": "number"}}
+    {
+        "move": {"type": "string"},
+        "share": {"type": "number", "minimum": 0, "maximum": 1},
+        "lead": {"type": ["number", "null"]},
+        "visits": {"type": "integer"},
+        "words": {"type": "string"},
+        "value": {"type": "number"},
+    }
 )
 
 
@@ -301,11 +309,12 @@ def hint(params: Params) -> Result:
             seconds,
             lambda: bot.analyse(game, seconds=seconds, iterations=iterations, top=top),
         )
-    return {
-        "player": game.currplayer,
-        "best": str(candidates[0].move),
-        "candidates": [c.to_dict() for c in candidates],
-    }
+    words = catalogue(game.locale)
+    # "value" is "share" under its first name, kept for the hosts that read it.
+    rows = [
+        row.to_dict(words) | {"value": round(row.share, 4)} for row in hint_rows(game, candidates)
+    ]
+    return {"player": game.currplayer, "best": str(candidates[0].move), "candidates": rows}
 
 
 _MOVES: Final = {"type": "array", "items": {"type": "string"}}

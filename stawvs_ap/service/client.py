@@ -232,7 +232,7 @@ class Client:
         return self._call("variants", state=state, locale=locale)
 
     def new(
-        self, players: int, variants: Sequence[str] | None = None, seed: int | str | None = None
+        self, players: int, variants: Sequence[str] | None = None, seed: int | None = None
     ) -> Result:
         return self._call("new", players=players, variants=variants, seed=seed)
 
@@ -307,7 +307,7 @@ class Client:
         *,
         seconds: float | None = None,
         iterations: int | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         locale: str | None = None,
     ) -> Result:
         return self._call(
@@ -328,7 +328,7 @@ class Client:
         *,
         seconds: float | None = None,
         iterations: int | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         locale: str | None = None,
     ) -> Result:
         return self._call(

@@ -162,11 +162,14 @@ BOOL: Final = Kind(lambda v: isinstance(v, bool), "true or false", {"type": "boo
 OBJECT: Final = Kind(
     lambda v: isinstance(v, dict), "an object", {"type": "object"}, "Mapping[str, Any]"
 )
+#: Any value passes here: the game or the bot refuses what is not a seed with
+#: ``BAD_ARGUMENT`` naming the range (0 to 2^63-1), the refusal the Python API
+#: and the command line give, so that the text ``"7"`` is refused everywhere alike.
 SEED: Final = Kind(
-    lambda v: _is_text(v) or _is_int(v),
-    f"a whole number or a text of at most {MAX_TEXT_LENGTH:,} characters",
-    {"type": ["integer", "string"], "maxLength": MAX_TEXT_LENGTH},
-    "int | str",
+    lambda v: True,
+    "a whole number from 0 to 2^63-1",
+    {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+    "int",
 )
 VARIANTS: Final = Kind(
     lambda v: _is_texts(v, len(VARIANT_IDS), MAX_NAME_LENGTH),

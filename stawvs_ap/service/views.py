@@ -20,6 +20,7 @@ from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
+from ..core.squares import SQUARES
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue
@@ -257,6 +258,14 @@ def summary(params: Params) -> Result:
         "must_pass": game.moves() == ["pass"],
         "players": players,
         "history": history,
+        # What stands on each square, for a page to name its cells to a screen reader.
+        "squares": {
+            square.name: {
+                "pyramid": None if (p := position.pyramid_at(square)) is None else p.code,
+                "cap": position.cap_at(square),
+            }
+            for square in SQUARES
+        },
     }
 
 

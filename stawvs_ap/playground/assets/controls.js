@@ -2,6 +2,7 @@
 // of every button, field and click to the actions of playground.js, which
 // hands them over as `app`. The keyboard's cursor on the board lives here.
 
+import { rove } from "./grid.js";
 import { t } from "./words.js";
 
 export const SEATS = ["human", "random", "greedy", "uct", "mcts"];
@@ -16,6 +17,7 @@ export const KEYS = [
   [["h"], "page.keys.hint"],
   [["m"], "page.keys.move"],
   [["b"], "page.keys.board"],
+  [["d"], "page.keys.describe"],
   [["page.key.escape"], "page.keys.escape"],
   [["n"], "page.keys.new"],
   [["l"], "page.keys.load"],
@@ -25,9 +27,17 @@ export const KEYS = [
 const $ = (id) => document.getElementById(id);
 let cursor = "d4";
 
-export function placeCursor() {
-  const square = document.querySelector(`#board [data-square="${cursor}"]`);
-  const mark = document.querySelector("#board .cursor");
+export function cursorSquare() {
+  return cursor;
+}
+
+// Draws the cursor's mark and makes its cell the board's one tab stop; with
+// `focus`, or when the keyboard is on the board, focuses that cell.
+export function placeCursor(focus = false) {
+  const board = $("board");
+  rove(board, cursor, focus || board.contains(document.activeElement));
+  const square = board.querySelector(`[data-square="${cursor}"]`);
+  const mark = board.querySelector(".cursor");
   if (!square || !mark) return;
   for (const key of ["x", "y", "width", "height"]) mark.setAttribute(key, square.getAttribute(key));
 }
@@ -121,7 +131,7 @@ function boardKeys(app, event) {
     const file = Math.max(0, Math.min(7, FILES.indexOf(cursor[0]) + df));
     const rank = Math.max(1, Math.min(8, Number(cursor[1]) + dr));
     cursor = `${FILES[file]}${rank}`;
-    placeCursor();
+    placeCursor(true);
     $("board-help").textContent = t("page.board.cursor", { square: cursor });
     return true;
   }
@@ -139,7 +149,7 @@ function pageKeys(app, event) {
     if (event.key === "Escape" && target.id === "move-input") target.blur();
     return;
   }
-  if (target.id === "board" && boardKeys(app, event)) {
+  if (target.closest("#board") && boardKeys(app, event)) {
     event.preventDefault();
     return;
   }
@@ -155,7 +165,8 @@ function pageKeys(app, event) {
     r: click("random-button"),
     h: click("hint-button"),
     m: () => $("move-input").focus(),
-    b: () => $("board").focus(),
+    b: () => placeCursor(true),
+    d: () => app.describe(),
     n: click("new-button"),
     l: click("load-button"),
     "?": () => $("help-dialog").showModal(),
@@ -168,7 +179,29 @@ function pageKeys(app, event) {
   }
 }
 
+// Keeps Tab and Shift+Tab inside an open dialog: a modal dialog makes the page
+// behind it inert, but the browser would still let the focus leave the page.
+function keepFocusInDialog(event) {
+  if (event.key !== "Tab") return;
+  const dialog = document.querySelector("dialog[open]");
+  if (!dialog) return;
+  const focusable = [...dialog.querySelectorAll("button, input, select, textarea, a[href], [tabindex]")].filter(
+    (el) => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0,
+  );
+  if (!focusable.length) return;
+  const [first, last] = [focusable[0], focusable[focusable.length - 1]];
+  const inside = dialog.contains(document.activeElement);
+  if (event.shiftKey && (!inside || document.activeElement === first)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (!inside || document.activeElement === last)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 export function wire(app) {
+  document.addEventListener("keydown", keepFocusInDialog);
   const on = (id, type, handler) => $(id).addEventListener(type, handler);
   on("board", "click", (event) => {
     const square = event.target.closest("[data-square]");
@@ -228,6 +261,7 @@ export function wire(app) {
     const seed = form.seed.value.trim();
     app.user(() => app.startNew(players, variants, seed))();
   });
+  on("help-button", "click", () => $("help-dialog").showModal());
   on("load-button", "click", () => {
     $("load-message").textContent = "";
     $("load-dialog").showModal();

@@ -27,6 +27,7 @@ import {
   showSeats,
   wire,
 } from "./controls.js";
+import { describePosition, makeGrid, nameCells } from "./grid.js";
 import { showKeys, showMoves, showPanel } from "./panel.js";
 import { batch, rpc, SERVER_BUSY, ServiceError } from "./service.js";
 import { language, languages, loadWords, localise, t, tn } from "./words.js";
@@ -39,10 +40,24 @@ const $ = (id) => document.getElementById(id);
 
 // -- what the page holds ----------------------------------------------------------
 
+// The seats a new visitor gets: one person against the MCTS bot, as the
+// README's picture shows; once changed, the visitor's own choice (kept in
+// localStorage, for every tab and later visits).
+const SEATS_STORE = "stawvs-playground-seats";
+function preferredSeats() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SEATS_STORE) || "null");
+    if (Array.isArray(kept) && kept.length === 4 && kept.every((s) => typeof s === "string")) return kept;
+  } catch {
+    // storage off or a damaged entry: the default
+  }
+  return ["human", "mcts", "mcts", "mcts"];
+}
+
 const game = {
   state: null, // the serialized state, text
   names: null, // the players' names from a record, or null
-  seats: ["human", "human", "human", "human"],
+  seats: preferredSeats(),
   think: 1,
   paused: false,
   marks: true,
@@ -139,7 +154,10 @@ async function draw({ board = false, click = null } = {}) {
   if (partial) picture.move = partial;
   if (click) picture.click = click;
   if (hints.length) {
-    picture.hints = hints.map((c) => ({ move: c.move, label: c.label ?? c.value.toFixed(2) }));
+    picture.hints = hints.map((c) => ({
+      move: c.move,
+      label: c.label ?? `${Math.round(100 * c.share)}%`,
+    }));
   }
   if (arrows.length) picture.hints = [...(picture.hints ?? []), ...arrows];
   const calls = [["svg", worded(picture)]];
@@ -149,14 +167,19 @@ async function draw({ board = false, click = null } = {}) {
   svgText = svg.svg;
   showBoard(svg.svg);
   if (summary) {
+    // A move just made (by a person or a bot) is said before whose turn it is.
+    const grew = view && summary.plies === view.plies + 1 && summary.ply === summary.plies;
+    const moved = grew ? summary.history.at(-1) : null;
+    const said = moved ? `${t("page.said.moved", { player: nameOf(moved.player), move: moved.move })} ` : "";
     view = summary;
     showPanel(summary, { nameOf, seatOf, variantOf });
     showMoves(summary, { nameOf });
     showButtons();
-    if (!partial && !hints.length) say(statusLine(summary));
+    if (!partial && !hints.length) say(said + statusLine(summary));
     save();
     scheduleBot();
   }
+  nameCells($("board"), view, { selected: partial.split(/[-,]/).filter(Boolean), nameOf });
   return svg.click;
 }
 
@@ -164,9 +187,10 @@ async function draw({ board = false, click = null } = {}) {
 // it escaped), with the keyboard's cursor over the square it is on.
 function showBoard(text) {
   const board = $("board");
+  const focused = board.contains(document.activeElement); // kept on the board through a redraw
   board.innerHTML = text;
   const svg = board.firstElementChild;
-  svg.setAttribute("aria-hidden", "true");
+  makeGrid(svg);
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   const mark = document.createElementNS("http://www.w3.org/2000/svg", "rect");
@@ -180,7 +204,7 @@ function showBoard(text) {
     mark.setAttribute(key, value);
   }
   svg.querySelector("g.squares")?.append(mark);
-  placeCursor();
+  placeCursor(focused);
 }
 
 function statusLine(summary) {
@@ -340,14 +364,14 @@ async function hint() {
   hints = answer.candidates;
   $("hint-list").replaceChildren(
     ...hints.map((c) => {
+      // The service words each candidate as every door does: choice first, share, lead.
       const item = document.createElement("li");
-      const words = { move: c.move, value: c.value.toFixed(2), visits: c.visits };
-      item.textContent = tn("page.hint.line", c.visits, words);
+      item.textContent = c.words;
       return item;
     }),
   );
   await draw({ board: true });
-  say(t("page.status.hint", { move: answer.best }));
+  say(t("page.status.hint", { move: hints[0].words }));
 }
 
 // "Player 2 wins by 3 points (proven)": the solver's verdict for the player to move.
@@ -459,9 +483,19 @@ async function saveRecord() {
   download("stawvs-record.json", "application/json", `${JSON.stringify(record, null, 2)}\n`);
 }
 
+// A seed is a whole number from 0 to 2^63-1 and goes as a JSON number, written
+// digit for digit (a JS number is exact only to 2^53); any other text goes as
+// it is typed, for the service to refuse naming the range, as it refuses it
+// from every host.
+function seedParam(text) {
+  if (!/^\d{1,19}$/.test(text)) return text;
+  const digits = BigInt(text).toString();
+  return typeof JSON.rawJSON === "function" ? JSON.rawJSON(digits) : Number(digits);
+}
+
 async function startNew(players, variants, seed) {
   const params = { players, variants };
-  if (seed !== "") params.seed = /^-?\d{1,15}$/.test(seed) ? Number(seed) : seed;
+  if (seed !== "") params.seed = seedParam(seed);
   const { state } = await rpc("new", params);
   setState(state);
   game.names = null;
@@ -469,8 +503,20 @@ async function startNew(players, variants, seed) {
   showSeats(view?.numplayers ?? 2, seatOf);
 }
 
+// Reads the position aloud (in the polite status): players, then the rows.
+function describe() {
+  const pointsOf = (points) => tn("page.panel.points", points, { points });
+  // Its own live region, out of sight: the position is long, the status is not.
+  $("said").textContent = describePosition($("board"), view, { nameOf, pointsOf });
+}
+
 function seatsChanged() {
   save();
+  try {
+    localStorage.setItem(SEATS_STORE, JSON.stringify(game.seats));
+  } catch {
+    // storage off: the choice lasts as long as the tab
+  }
   if (view) {
     showPanel(view, { nameOf, seatOf, variantOf });
     say(statusLine(view));
@@ -553,6 +599,7 @@ async function start() {
     startNew,
     saveRecord,
     seatsChanged,
+    describe,
     save,
     speak,
     escape: () => {
