@@ -125,7 +125,9 @@ def observation_size(numplayers: int) -> int:
     return 64 * (_KINDS + numplayers) + 12 * numplayers + 2 * numplayers + 1
 
 
-def observation_planes(position: Position, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+def observation_planes(
+    position: Position, out: npt.NDArray[np.float32] | None = None
+) -> npt.NDArray[np.float32]:
     """The position as the flat ``float32`` vector the module's docstring lays out
     (written into ``out`` when given, which must have :func:`observation_size`)."""
     n = position.rules.numplayers

@@ -94,7 +94,9 @@ class StawvsGame(pyspiel.Game):  # type: ignore[misc]
         chosen = {**_DEFAULTS, **(params or {})}
         players = int(chosen["players"])
         if not 2 <= players <= 4:
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players}")
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players}"
+            )
         text = str(chosen["variants"])
         try:
             self.variants = check_variants([v for v in text.split("+") if v])

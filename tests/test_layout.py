@@ -5,7 +5,8 @@ functions and under ``TYPE_CHECKING`` too.
     command line         stawvs_ap.cli.*
     playground           stawvs_ap.playground.*
     service              stawvs_ap.service.*
-    bots                 stawvs_ap.bots.*
+    bots                 stawvs_ap.bots.*, and beside them the research adapters
+                         stawvs_ap.encoding, stawvs_ap.openspiel, stawvs_ap.pettingzoo
     records and replay   stawvs_ap.records.*
     host contract        stawvs_ap.host.*, and beside it
     pictures             stawvs_ap.pictures.* (svg, textboard, their words in messages)
@@ -36,6 +37,10 @@ FLOORS = {
     "stawvs_ap.pictures": 3,
     "stawvs_ap.records": 4,
     "stawvs_ap.bots": 5,
+    # The research adapters (the rl extra): the bots' floor, beside them.
+    "stawvs_ap.encoding": 5,
+    "stawvs_ap.openspiel": 5,
+    "stawvs_ap.pettingzoo": 5,
     "stawvs_ap.service": 6,
     "stawvs_ap.playground": 7,
     "stawvs_ap.cli": 8,
