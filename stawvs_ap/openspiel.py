@@ -36,14 +36,22 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
+from .bots.base import Bot
 from .core.position import Position
 from .core.pyramids import COLOURED, EMPTY, PER_KIND, PYRAMIDS
 from .core.squares import SQUARE_NAMES
 from .core.variants import check_variants, expected_gaps, rules_for
-from .encoding import NUM_ACTIONS, decode, legal_actions, observation_planes, observation_size
+from .encoding import (
+    NUM_ACTIONS,
+    decode,
+    encode,
+    legal_actions,
+    observation_planes,
+    observation_size,
+)
 from .errors import ErrorCode, StawvsError
 
-__all__ = ["StawvsGame", "StawvsState", "max_game_length", "returns_of"]
+__all__ = ["EngineBot", "StawvsGame", "StawvsState", "max_game_length", "returns_of"]
 
 _NO_SEED: Final = -1
 _DEFAULTS: Final[dict[str, Any]] = {"players": 2, "variants": "", "seed": _NO_SEED}
@@ -247,6 +255,28 @@ class _PlanesObserver:
         if self._perfect_recall:
             return str(state.history_str())
         return str(state)
+
+
+class EngineBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of the package's bots (:mod:`stawvs_ap.bots`) as an OpenSpiel bot, for
+    ``evaluate_bots``: it plays the move ``bot.choose`` gives, within ``iterations``."""
+
+    def __init__(self, bot: Bot, iterations: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = bot
+        self._iterations = iterations
+
+    def step(self, state: StawvsState) -> int:
+        """The action of the bot's move in ``state``."""
+        if state.position is None:
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "the deal is not over: no move to choose")
+        return encode(self._bot.choose(state.position, iterations=self._iterations))
+
+    def restart_at(self, state: StawvsState) -> None:
+        """Nothing to forget: the bot reads the position it is given."""
+
+    def inform_action(self, state: StawvsState, player_id: int, action: int) -> None:
+        """Nothing to follow, likewise."""
 
 
 pyspiel.register_game(_GAME_TYPE, StawvsGame)
