@@ -116,8 +116,23 @@ def decode(action: int) -> Move:
 
 def legal_actions(position: Position) -> list[int]:
     """The action numbers of the position's legal moves, ascending: one for each
-    move the core's generator lists (none once the game is over)."""
-    return sorted(map(encode, position.legal_moves()))
+    move the core's generator lists (none once the game is over).
+
+    Collection moves are numbered straight from the generator's squares
+    (:meth:`~stawvs_ap.core.position.Position.slides` and ``claims``), not
+    through :class:`Move` values: a mask is built on every step, and making
+    the moves cost as much as the step itself (benchmarks/research.py).
+    tests/test_research.py checks both ways give the same numbers."""
+    if position.is_over or position.mode == "place" or position.must_pass():
+        return sorted(map(encode, position.legal_moves()))
+    actions: list[int] = []
+    rank = _RANK
+    for source, dest in position.slides():
+        base = _BASE_T[source * 64 + dest]
+        row = dest * 64
+        actions.extend(base + rank[row + target] for target in position.claims(source, dest))
+    actions.sort()
+    return actions
 
 
 def observation_size(numplayers: int) -> int:

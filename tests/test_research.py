@@ -24,7 +24,6 @@ from pettingzoo.test import api_test, seed_test
 import stawvs_ap.openspiel as spiel_stawvs
 from stawvs_ap import Move, Position, StawvsGame
 from stawvs_ap.bots import GreedyBot
-from stawvs_ap.core.squares import SQUARE_OF_NAME
 from stawvs_ap.encoding import (
     FIRST_SLIDE,
     NUM_ACTIONS,
@@ -239,11 +238,20 @@ def test_a_random_game_through_the_environment_ends_with_the_win_shared() -> Non
     environment = env(players=3)
     environment.reset(seed=4)
     rng = random.Random(4)
-    for agent in environment.agent_iter(max_iter=2000):
+    for _agent in environment.agent_iter(max_iter=2000):
         observation, _, terminated, truncated, _ = environment.last()
         if terminated or truncated:
             environment.step(None)
             continue
         environment.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
     assert not environment.agents
-    assert SQUARE_OF_NAME["a8"] == 0
+
+
+def test_the_action_numbers_from_the_generators_squares_are_those_of_its_moves() -> None:
+    rng = random.Random(3)
+    for players, variants in ((2, ()), (3, ("hey",)), (4, ("pieces-2", "random"))):
+        position = Position.initial(players, variants, seed=players)
+        while not position.is_over:
+            moves = list(position.legal_moves())
+            assert legal_actions(position) == sorted(encode(m) for m in moves)
+            position, _ = position.play(rng.choice(moves))
