@@ -26,7 +26,7 @@ everything that follows, so the history adds nothing for play.
 >>> state.action_to_string(state.legal_actions()[0])
 'a8'
 >>> game.num_distinct_actions(), game.max_game_length()
-(33409, 160)
+(33409, 165)
 """
 
 from __future__ import annotations

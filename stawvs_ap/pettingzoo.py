@@ -17,7 +17,7 @@ position notation.
 >>> agent = environment.agent_selection
 >>> observation, reward, terminated, truncated, info = environment.last()
 >>> agent, int(observation["action_mask"].sum()), reward
-('player_1', 60, 0)
+('player_1', 60, 0.0)
 """
 
 from __future__ import annotations

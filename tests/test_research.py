@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +35,8 @@ from stawvs_ap.encoding import (
     legal_actions,
 )
 from stawvs_ap.pettingzoo import env, raw_env
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # -- the encoding ------------------------------------------------------------------
 
@@ -255,3 +259,15 @@ def test_the_action_numbers_from_the_generators_squares_are_those_of_its_moves()
             moves = list(position.legal_moves())
             assert legal_actions(position) == sorted(encode(m) for m in moves)
             position, _ = position.play(rng.choice(moves))
+
+
+def _python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_the_examples_of_research_md_run(index: int, capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = _python_blocks((ROOT / "docs" / "research.md").read_text(encoding="utf-8"))
+    assert len(blocks) == 2
+    exec(compile(blocks[index], f"research.md example {index + 1}", "exec"), {})
+    assert capsys.readouterr().out
