@@ -10,6 +10,7 @@ import importlib.metadata
 import importlib.resources
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 import stawvs_ap
@@ -51,15 +52,18 @@ def _type_checking_only(node: ast.AST) -> bool:
 
 #: The modules that need the web extra; nothing else imports them.
 WEB_MODULES = ("service/http.py", "playground/*.py", "cli/webcli.py")
+#: The modules that need the rl extra (the research adapters); nothing else imports them.
+RL_MODULES = ("encoding.py", "openspiel.py", "pettingzoo.py")
 
 
-def _imported_top_level_modules(package: Path, *, web: bool = False) -> set[str]:
+def _imported_top_level_modules(package: Path, *, web: bool = False, rl: bool = False) -> set[str]:
     """The top-level modules the package's code imports at run time (with
-    ``web``, the code of the web extra's modules only)."""
+    ``web`` or ``rl``, the code of that extra's modules only)."""
     found: set[str] = set()
     web_files = {p for pattern in WEB_MODULES for p in package.glob(pattern)}
+    rl_files = {p for pattern in RL_MODULES for p in package.glob(pattern)}
     for path in package.rglob("*.py"):
-        if (path in web_files) != web:
+        if (path in web_files) != web or (path in rl_files) != rl:
             continue
         todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
         while todo:
@@ -109,6 +113,21 @@ def test_the_web_extra_is_what_the_web_modules_import_beyond_the_rest() -> None:
     # httptools is imported by uvicorn alone, which parses requests with it when present.
     assert web == {"starlette", "uvicorn", "httptools"}
     assert third_party == web - {"httptools"} | {"anyio"}
+
+
+def test_the_rl_extra_is_what_the_research_adapters_import() -> None:
+    package = Path(str(importlib.resources.files("stawvs_ap")))
+    third_party = {
+        module
+        for module in _imported_top_level_modules(package, rl=True)
+        if module not in sys.stdlib_module_names and module != "stawvs_ap"
+    }
+    # Read from pyproject.toml: an editable install's metadata may predate the extra.
+    project = tomllib.loads((package.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    rl = {_requirement_name(r) for r in project["project"]["optional-dependencies"]["rl"]}
+    # OpenSpiel's distribution holds both pyspiel and open_spiel.
+    assert rl == {"open-spiel", "pettingzoo", "gymnasium", "numpy"}
+    assert third_party == {"pyspiel", "pettingzoo", "gymnasium", "numpy"}
 
 
 def test_the_public_names_import_from_the_package() -> None:
