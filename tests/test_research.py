@@ -37,6 +37,11 @@ from stawvs_ap.encoding import (
 from stawvs_ap.pettingzoo import env, raw_env
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Every reference game; the first three in the default run, the rest in the long battery.
+REFERENCE_GAMES = [
+    pytest.param(record, id=str(record["id"]), marks=() if n < 3 else pytest.mark.slow)
+    for n, record in enumerate(reference_data.games())
+]
 
 # -- the encoding ------------------------------------------------------------------
 
@@ -141,7 +146,7 @@ def _deal_into(state: pyspiel.State, start: Position) -> None:
             state.apply_action(start.board[sq])
 
 
-@pytest.mark.parametrize("record", reference_data.games()[:3], ids=lambda r: r["id"])
+@pytest.mark.parametrize("record", REFERENCE_GAMES)
 def test_openspiel_returns_are_the_engines_result(record: dict[str, object]) -> None:
     initial = StawvsGame.from_state(str(record["initial"]))
     start = initial.position
@@ -206,7 +211,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     assert environment.position == before
 
 
-@pytest.mark.parametrize("record", reference_data.games()[:3], ids=lambda r: r["id"])
+@pytest.mark.parametrize("record", REFERENCE_GAMES)
 def test_a_recorded_game_replays_through_the_environment(record: dict[str, object]) -> None:
     final = StawvsGame.from_state(str(record["final"]))
     environment = raw_env(players=final.numplayers)
