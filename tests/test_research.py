@@ -24,7 +24,7 @@ from open_spiel.python.tests import games_sim_test
 from pettingzoo.test import api_test, seed_test
 
 import stawvs_ap.openspiel as spiel_stawvs
-from stawvs_ap import Move, Position, StawvsGame
+from stawvs_ap import Move, Position, StawvsError, StawvsGame
 from stawvs_ap.bots import GreedyBot
 from stawvs_ap.encoding import (
     FIRST_SLIDE,
@@ -276,3 +276,32 @@ def test_the_examples_of_research_md_run(index: int, capsys: pytest.CaptureFixtu
     assert len(blocks) == 2
     exec(compile(blocks[index], f"research.md example {index + 1}", "exec"), {})
     assert capsys.readouterr().out
+
+
+def test_a_broken_state_or_another_player_count_is_refused_and_nothing_changes() -> None:
+    environment = raw_env(players=3)
+    environment.reset(seed=2)
+    before = environment.position
+    with pytest.raises(StawvsError) as broken:
+        environment.reset(options={"state": '{"game": "stawvs"'})
+    assert broken.value.code in ("BAD_STATE", "BAD_POSITION")
+    two_players = str(reference_data.games()[0]["initial"])
+    with pytest.raises(StawvsError, match="players"):
+        environment.reset(options={"state": two_players})
+    assert environment.position == before
+
+
+@pytest.mark.parametrize(
+    ("spec", "code"),
+    [
+        ("python_stawvs(players=5)", "BAD_ARGUMENT"),
+        ("python_stawvs(variants=hole+random)", "BAD_VARIANT"),
+        ("python_stawvs(variants=nonsense)", "BAD_VARIANT"),
+    ],
+)
+def test_openspiel_refuses_parameters_that_make_no_game(spec: str, code: str) -> None:
+    with pytest.raises(Exception, match=r"2 to 4 players|variant"):
+        pyspiel.load_game(spec)
+    with pytest.raises(StawvsError) as refused:
+        spiel_stawvs.StawvsGame(dict(part.split("=") for part in spec[14:-1].split(",")))
+    assert refused.value.code == code
