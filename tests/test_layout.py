@@ -8,6 +8,7 @@ rank, from the top:
     command line         stawvs_ap.cli.*
     playground           stawvs_ap.playground.*
     service              stawvs_ap.service.*
+    research adapters    stawvs_ap.encoding, stawvs_ap.openspiel, stawvs_ap.pettingzoo
     pictures             stawvs_ap.pictures.* (svg, textboard, their words in messages)
     bots                 stawvs_ap.bots.*
     package root         stawvs_ap (re-exports the public API of the floors below)
@@ -50,6 +51,11 @@ ORDER = (
     # imports them but a picture asked for (drawn on demand); they draw a game,
     # and know it and the core only.
     "stawvs_ap.pictures",
+    # The research adapters (the rl extra): the action numbers and planes both
+    # share, then each library's; they draw the text board and pictures.
+    "stawvs_ap.encoding",
+    "stawvs_ap.openspiel",
+    "stawvs_ap.pettingzoo",
     "stawvs_ap.service",
     # The Abstract Play bot: a door beside the service, using it.
     "stawvs_ap.apbot",

@@ -80,19 +80,22 @@ WEB_MODULES = (
     "apbot/*.py",
 )
 AP_BOT_MODULES = ("apbot/*.py",)
+#: The modules that need the rl extra (the research adapters); nothing else imports them.
+RL_MODULES = ("encoding.py", "openspiel.py", "pettingzoo.py")
 
 
 def _imported_top_level_modules(
-    package: Path, *, web: bool = False, only: tuple[str, ...] = ()
+    package: Path, *, web: bool = False, rl: bool = False, only: tuple[str, ...] = ()
 ) -> set[str]:
     """The top-level modules the package's code imports at run time (with
-    ``web``, the code of the web extra's modules only; with ``only``, the code
-    of the modules these patterns match)."""
+    ``web`` or ``rl``, the code of that extra's modules only; with ``only``, the
+    code of the modules these patterns match)."""
     found: set[str] = set()
     web_files = {p for pattern in only or WEB_MODULES for p in package.glob(pattern)}
     web = web or bool(only)
+    rl_files = {p for pattern in RL_MODULES for p in package.glob(pattern)}
     for path in package.rglob("*.py"):
-        if (path in web_files) != web:
+        if (path in web_files) != web or (path in rl_files) != rl:
             continue
         todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
         while todo:
@@ -159,6 +162,21 @@ def test_the_ap_bot_extra_is_the_web_extra_and_what_the_bot_imports_beyond_it() 
     assert "stawvs-ap[web]" in extras["ap-bot"]
     assert third_party == {"cryptography", "starlette", "anyio"}
     assert "stawvs-ap[ap-bot]" in extras["test"]  # so that CI runs the bot's tests
+
+
+def test_the_rl_extra_is_what_the_research_adapters_import() -> None:
+    package = Path(str(importlib.resources.files("stawvs_ap")))
+    third_party = {
+        module
+        for module in _imported_top_level_modules(package, rl=True)
+        if module not in sys.stdlib_module_names and module != "stawvs_ap"
+    }
+    # Read from pyproject.toml: an editable install's metadata may predate the extra.
+    project = tomllib.loads((package.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    rl = {_requirement_name(r) for r in project["project"]["optional-dependencies"]["rl"]}
+    # OpenSpiel's distribution holds both pyspiel and open_spiel.
+    assert rl == {"open-spiel", "pettingzoo", "gymnasium", "numpy"}
+    assert third_party == {"pyspiel", "pettingzoo", "gymnasium", "numpy"}
 
 
 def test_the_public_names_import_from_the_package() -> None:
