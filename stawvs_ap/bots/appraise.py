@@ -11,6 +11,7 @@ budget, the same seed gives the same answers.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -27,14 +28,15 @@ from .spec import BotSpec
 __all__ = ["Appraisal", "Appraised", "appraise", "final_shares", "task_seed"]
 
 
-def task_seed(seed: int | str, index: int) -> str:
+def task_seed(seed: int | str, index: int) -> int:
     """The seed of the bot that appraises position ``index`` of a review seeded
-    with ``seed``: its own, so that the tasks need not run in order.
+    with ``seed``: its own (a whole number, as every seed), so that the tasks
+    need not run in order.
 
-    >>> task_seed(7, 12)
-    'review:7:12'
+    >>> task_seed(7, 12) == task_seed(7, 12) != task_seed(7, 13)
+    True
     """
-    return f"review:{seed}:{index}"
+    return random.Random(f"review:{seed}:{index}").getrandbits(63)
 
 
 def final_shares(position: Position) -> list[float]:

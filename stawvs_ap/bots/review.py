@@ -42,7 +42,7 @@ from ..host.game import StawvsGame
 from ..records import from_record
 from ..version import __version__
 from .appraise import Appraisal, Appraised, appraise
-from .base import Budget
+from .base import BotErrorCode, Budget
 from .runners import InProcess, LocalProcesses, Runner
 from .solver import MAX_NODES
 from .spec import BotSpec
@@ -568,7 +568,7 @@ def _owner_of(
     for candidate, owner in zip(tasks, owners, strict=True):
         if candidate == task:
             return owner
-    raise StawvsError(ErrorCode.ARENA_FAILED, "a runner answered a task it was not given")
+    raise StawvsError(BotErrorCode.ARENA_FAILED, "a runner answered a task it was not given")
 
 
 def review(

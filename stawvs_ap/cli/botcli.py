@@ -33,7 +33,7 @@ from ..bots.journal import Journal
 from ..bots.options import ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, SECONDS
 from ..bots.runners import InProcess, LocalProcesses, Runner, cores
 from ..bots.spec import BotSpec, make_bot, options_help
-from ..errors import ErrorCode, StawvsError
+from ..errors import StawvsError
 from ..i18n import Phrase, catalogue
 from ..service.hints import hint_rows
 from .botargs import (

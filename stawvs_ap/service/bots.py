@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Final, TypeVar
 
+from ..bots.base import BotErrorCode
 from ..bots.solver import Solver
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
@@ -120,7 +121,7 @@ def within_budget(name: str, seconds: float, search: Callable[[], _T]) -> _T:
                 GRACE_SECONDS,
             )
         raise StawvsError(
-            ErrorCode.BOT_FAILED,
+            BotErrorCode.BOT_FAILED,
             f"bot {name} did not answer within its budget of {seconds:g} seconds",
         )
     if failure:
