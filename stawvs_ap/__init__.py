@@ -34,7 +34,8 @@ BAD_PLACEMENT
 
 from __future__ import annotations
 
-from .bots.solver import Solution, solve
+from typing import TYPE_CHECKING, Any
+
 from .core.events import Event
 from .core.moves import Move
 from .core.position import Position
@@ -79,3 +80,16 @@ __all__ = [
 ]
 
 __version__ = "0.2.0.dev0"
+
+if TYPE_CHECKING:
+    from .bots.solver import Solution, solve
+
+
+def __getattr__(name: str) -> Any:
+    # The solver is the bots' floor: imported when first asked for, so that a
+    # host that only plays games does not load the bots.
+    if name in ("Solution", "solve"):
+        from .bots import solver
+
+        return getattr(solver, name)
+    raise AttributeError(f"module 'stawvs_ap' has no attribute {name!r}")
