@@ -122,7 +122,7 @@ def reach(source: str, players: list[int], plies: list[int], limit: float, games
         )
 
 
-def strength(games: int, jobs: int) -> None:
+def strength(games: int, jobs: int, seed: str) -> None:
     lineup = [BotSpec.parse(NEW), BotSpec.parse(PREVIOUS)]
     each = max(2, games // len(VARIANT_SETS) // 2 * 2)  # even: seats swapped
     wins = played = 0.0
@@ -131,7 +131,7 @@ def strength(games: int, jobs: int) -> None:
     started = time.monotonic()
     for variants in VARIANT_SETS:
         results = play_match(
-            lineup, each, variants=variants, seed="solver-" + "-".join(variants), jobs=jobs
+            lineup, each, variants=variants, seed=seed + "-".join(variants), jobs=jobs
         )
         stats = summarise(lineup, results)[0]
         wins += stats.wins
@@ -160,11 +160,12 @@ def main() -> int:
     s = sub.add_parser("strength", help="the new mcts against the previous release's")
     s.add_argument("--games", type=int, default=200)
     s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--seed", default="solver-", help="other seeds play other boards")
     args = parser.parse_args()
     if args.command == "reach":
         reach(args.source, args.players, args.plies, args.limit, args.games)
     else:
-        strength(args.games, args.jobs)
+        strength(args.games, args.jobs, args.seed)
     return 0
 
 
