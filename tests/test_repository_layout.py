@@ -30,6 +30,7 @@ CONVENTIONAL = {
     "devtools",
     "babel.cfg",
     ".gitignore",
+    "conftest.py",  # pytest's root configuration (tests/ has its own)
 }
 
 

@@ -45,7 +45,7 @@ def test_exactly_one_of_two_parameters_is_checked_from_the_declaration() -> None
     for params in ({}, {"a": "x", "b": "y"}):
         with pytest.raises(RpcError) as refused:
             either.check(params)
-        assert refused.value.code == INVALID_PARAMS
+        assert refused.value.rpc_code == INVALID_PARAMS
     assert either.params_schema()["oneOf"] == [{"required": ["a"]}, {"required": ["b"]}]
 
 
@@ -103,7 +103,7 @@ def test_what_the_checks_refuse_the_schema_refuses_too(name: str) -> None:
             try:
                 declared.check(params)
             except RpcError as refused:
-                assert refused.code == INVALID_PARAMS
+                assert refused.rpc_code == INVALID_PARAMS
                 assert schema_errors(f"{name}.params", params) != [], (param, value)
 
 

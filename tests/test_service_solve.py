@@ -32,7 +32,7 @@ def endgame_state(plies_left: int, seed: int = 3) -> str:
 def refusal(**params: object) -> tuple[int, str | None]:
     with pytest.raises(RpcError) as refused:
         call("solve", params)
-    return refused.value.code, (refused.value.data or {}).get("code")
+    return refused.value.rpc_code, (refused.value.data or {}).get("code")
 
 
 def test_the_services_solve_is_the_solvers_answer() -> None:

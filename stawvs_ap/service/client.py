@@ -360,7 +360,7 @@ class Client:
         *,
         seconds: float | None = None,
         iterations: int | None = None,
-        seed: int | str | None = None,
+        seed: int | None = None,
         count: int | None = None,
         appraised: Sequence[Mapping[str, Any]] | None = None,
         names: Sequence[str] | None = None,

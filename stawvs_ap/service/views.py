@@ -218,6 +218,12 @@ _PLAYER: Final = obj(
                 "type": "array",
                 "items": obj({"player": _INTEGER, "move": {"type": "string"}}),
             },
+            "squares": {
+                "type": "object",
+                "additionalProperties": obj(
+                    {"pyramid": {"type": ["string", "null"]}, "cap": {"type": ["integer", "null"]}}
+                ),
+            },
         }
     ),
 )
