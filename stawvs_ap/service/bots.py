@@ -63,6 +63,7 @@ __all__ = [
     "SEARCHES",
     "SERVER_BUSY",
     "SearchSlots",
+    "checked_budget",
     "search_budget",
     "within_budget",
 ]
@@ -215,23 +216,42 @@ def search_budget(
     >>> search_budget(BotSpec.parse("mcts:iterations=300"), seconds=0.5)
     (0.5, None)
     """
+    seconds, iterations = checked_budget(
+        spec, seconds, iterations, DEFAULT_SECONDS, "a search over the service takes", ""
+    )
+    return (MAX_SEARCH_SECONDS if seconds is None else float(seconds)), iterations
+
+
+def checked_budget(
+    spec: BotSpec,
+    seconds: float | None,
+    iterations: int | None,
+    default_seconds: float,
+    what: str,
+    each: str,
+) -> tuple[float | None, int | None]:
+    """The budget a call gives, else the spec's own, else ``default_seconds``;
+    ``BAD_ARGUMENT`` (worded "``what`` at most ... seconds``each``") beyond the
+    service's caps. The one check of every search the service runs.
+
+    >>> checked_budget(BotSpec.parse("mcts"), None, 40, 1.0, "a search takes", "")
+    (None, 40)
+    """
     if seconds is None and iterations is None:
         # The spec's own budget, its values already checked against their declarations.
         options = dict(spec.options)
         seconds, iterations = options.get("seconds"), options.get("iterations")  # type: ignore[assignment]
         if seconds is None and iterations is None:
-            seconds = DEFAULT_SECONDS
+            seconds = default_seconds
     if seconds is not None and not 0 < seconds <= MAX_SEARCH_SECONDS:
         raise StawvsError(
-            ErrorCode.BAD_ARGUMENT,
-            f"a search over the service takes at most {MAX_SEARCH_SECONDS:g} seconds",
+            ErrorCode.BAD_ARGUMENT, f"{what} at most {MAX_SEARCH_SECONDS:g} seconds{each}"
         )
     if iterations is not None and not 1 <= iterations <= MAX_SEARCH_ITERATIONS:
         raise StawvsError(
-            ErrorCode.BAD_ARGUMENT,
-            f"a search over the service takes 1 to {MAX_SEARCH_ITERATIONS} iterations",
+            ErrorCode.BAD_ARGUMENT, f"{what} 1 to {MAX_SEARCH_ITERATIONS} iterations{each}"
         )
-    return (MAX_SEARCH_SECONDS if seconds is None else float(seconds)), iterations
+    return seconds, iterations
 
 
 _SEARCH: Final = {"seconds": SECONDS, "iterations": ITERATIONS, "seed": SEED, "locale": LOCALE}

@@ -22,7 +22,12 @@ from ..bots.review import MAX_REVIEW_PLIES, continue_review
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, StawvsError
 from ..pictures.evalgraph import evaluation_svg
-from .bots import ITERATIONS, MAX_SEARCH_ITERATIONS, MAX_SEARCH_SECONDS, SEARCHES, SECONDS
+from .bots import (
+    ITERATIONS,
+    SEARCHES,
+    SECONDS,
+    checked_budget,
+)
 from .protocol import (
     INT,
     LOCALE,
@@ -69,21 +74,9 @@ def review_budget(
     >>> review_budget(BotSpec.parse("mcts:iterations=500"), None, None, 4)
     (4, 2.5, 500)
     """
-    if seconds is None and iterations is None:
-        options = dict(spec.options)
-        seconds, iterations = options.get("seconds"), options.get("iterations")  # type: ignore[assignment]
-        if seconds is None and iterations is None:
-            seconds = DEFAULT_REVIEW_SECONDS
-    if seconds is not None and not 0 < seconds <= MAX_SEARCH_SECONDS:
-        raise StawvsError(
-            ErrorCode.BAD_ARGUMENT,
-            f"a review's search takes at most {MAX_SEARCH_SECONDS:g} seconds a position",
-        )
-    if iterations is not None and not 1 <= iterations <= MAX_SEARCH_ITERATIONS:
-        raise StawvsError(
-            ErrorCode.BAD_ARGUMENT,
-            f"a review's search takes 1 to {MAX_SEARCH_ITERATIONS} iterations a position",
-        )
+    seconds, iterations = checked_budget(
+        spec, seconds, iterations, DEFAULT_REVIEW_SECONDS, "a review's search takes", " a position"
+    )
     if count < 1:
         raise StawvsError(ErrorCode.BAD_ARGUMENT, "count is at least 1 position")
     if seconds is not None:
