@@ -603,8 +603,8 @@ def test_a_move_chosen_before_a_restart_is_sent_without_searching_again(
 def test_the_202_arrives_within_half_a_second_while_searches_run(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
-    for name in "abc":
-        ap.games[name] = StawvsGame.new(2, seed=name)
+    for seed, name in enumerate("abc", start=1):
+        ap.games[name] = StawvsGame.new(2, seed=seed)
     with bot_on(ap, journal, chooser=None, spec="mcts:seconds=1") as (port, _):
         for name in "ab":  # both search slots busy
             assert webhook(port, ap, ap.move_payload(name, clock=48))[0] == 202

@@ -238,7 +238,7 @@ def test_the_schemas_api_works_from_an_empty_directory(installed: Installed) -> 
     )
     assert done.stdout.splitlines() == [
         "Stawvs game record",
-        "state record render result gameinfo protocol",
+        "state record render result gameinfo protocol review",
     ]
 
 

@@ -42,7 +42,6 @@ inside the search; when it runs out the answer says what was learned.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -51,6 +50,7 @@ from ..core.moves import Move
 from ..core.position import Position
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
+from .base import now
 from .knowledge import move_priors, prior_move
 from .options import MAX_SECONDS, SECONDS, Option
 
@@ -167,7 +167,7 @@ class Solver:
         timeout…) before every player had passed, which has no margin.
         """
         position = _position_of(position_or_game)
-        start = time.perf_counter()
+        start = now()
         limit = MAX_SECONDS if seconds is None else SECONDS.check(seconds)
         self._node_limit = MAX_NODES if nodes is None else NODES.check(nodes)
         self._deadline = start + limit
@@ -175,9 +175,7 @@ class Solver:
         self._root = position.currplayer
         if position.is_over:
             margin = final_margin(position, self._root)
-            return Solution(
-                margin, outcome_of(margin), (), (), True, margin, 0, time.perf_counter() - start
-            )
+            return Solution(margin, outcome_of(margin), (), (), True, margin, 0, now() - start)
         values: dict[Move, int] = {}
         best_value = -_INFINITY
         proven = True
@@ -196,11 +194,11 @@ class Solver:
             if found:
                 line = (found[0], *self._line(found[0], position, best_value))
             bound = best_value if found else None
-            spent = time.perf_counter() - start
+            spent = now() - start
             return Solution(None, None, None, line, False, bound, self._nodes, spent)
         best = tuple(m for m in position.legal_moves() if values.get(m) == best_value)
         line = (best[0], *self._line(best[0], position, best_value))
-        spent = time.perf_counter() - start
+        spent = now() - start
         return Solution(
             best_value,
             outcome_of(best_value),
@@ -218,7 +216,7 @@ class Solver:
         if self._nodes >= self._node_limit:
             raise _OutOfBudget
         self._nodes += 1
-        if not self._nodes % _CLOCK_EVERY and time.perf_counter() >= self._deadline:
+        if not self._nodes % _CLOCK_EVERY and now() >= self._deadline:
             raise _OutOfBudget
 
     def _ordered(self, position: Position, first: Move | None = None) -> Iterator[Move]:
