@@ -19,13 +19,13 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 from stawvs_ap.playground import app as playground
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def url() -> Iterator[str]:
     with running(lambda hosts: playground.create_app(hosts=hosts)) as port:
         yield f"http://127.0.0.1:{port}/"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)

@@ -71,21 +71,6 @@ class Clock:
         return self.stamps.pop(0) if len(self.stamps) > 1 else self.stamps[0]
 
 
-class SteppingClock:
-    """The bots' clock (``stawvs_ap.bots.base.time``) made to move on a
-    millisecond at each reading, whatever the machine is doing, so that a test of
-    a time budget counts readings instead of timing a shared machine."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.readings = 0
-
-    def perf_counter(self) -> float:
-        self.readings += 1
-        self.now += 0.001
-        return self.now
-
-
 def stamps(state: str, last: int = 1) -> list[str]:
     """The timestamps of the last ``last`` stack entries of a state."""
     return [e["_timestamp"] for e in json.loads(state)["stack"][-last:]]

@@ -507,6 +507,7 @@ def test_a_bot_query_that_answers_too_late_is_tried_again(
     assert len(ap.arrivals) == 2 and len(ap.moves) == 1
 
 
+@pytest.mark.slow  # waits out a slow bot-query on purpose
 def test_a_slow_bot_query_holds_up_no_webhook(ap: FakeAbstractPlay, journal: Path) -> None:
     ap.query_delay = 0.6
     ap.games["a"] = StawvsGame.new(2, seed=1)

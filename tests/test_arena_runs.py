@@ -261,6 +261,7 @@ def test_arguments_refused_make_no_run_directory(tmp_path: Path) -> None:
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow  # whole arena runs in processes
 def test_the_arena_keeps_its_games_and_resume_finishes_the_run(tmp_path: Path) -> None:
     spec = ["--bot", str(CHEAP[0]), "--bot", str(CHEAP[1]), "--seed", "3", "--quiet"]
     first = run("arena", *spec, "--games", "2", "--records", tmp_path / "run")
@@ -279,6 +280,7 @@ def test_the_arena_keeps_its_games_and_resume_finishes_the_run(tmp_path: Path) -
     assert shown.returncode == 0 and "Game over." in shown.stdout
 
 
+@pytest.mark.slow  # whole arena runs in processes
 def test_an_interrupted_arena_with_jobs_says_one_line_and_its_workers_nothing(
     tmp_path: Path,
 ) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -27,6 +29,7 @@ def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # a strength run in a process
 def test_a_strength_run_writes_nothing_unless_given_out(tmp_path: Path) -> None:
     before = _snapshot()
     done = _run("strength.py", "figures", "--games", "1", "--only", "greedy-random", "--jobs", "1")

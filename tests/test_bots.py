@@ -223,6 +223,7 @@ def test_mcts_reuses_the_subtree_of_the_position_reached() -> None:
     assert MCTSBot(seed=1, reuse=False)._reused_root(game.position).visits == 0
 
 
+@pytest.mark.slow  # searches timed on the wall clock
 @pytest.mark.parametrize("make", [MCTSBot, UCTBot, GreedyBot])
 def test_time_budgets_are_kept(make: type[Bot]) -> None:
     # 10% and a few milliseconds is the promise; the machine running the tests

@@ -34,6 +34,8 @@ SAME_AS_ENGLISH = {(tag, "list.separator") for tag in EXPECTED_LANGUAGES}  # ", 
 SAME_AS_ENGLISH |= {(tag, "play.refused-with-code") for tag in EXPECTED_LANGUAGES}
 # A verdict and its line of moves ("{verdict}: {moves}"): the same, but in French.
 SAME_AS_ENGLISH |= {(tag, "solve.line") for tag in EXPECTED_LANGUAGES if tag != "fr"}
+# What a move did, then the move in notation ("{said} ({move})"): punctuation only.
+SAME_AS_ENGLISH |= {(tag, "page.said.move") for tag in EXPECTED_LANGUAGES}
 SAME_AS_ENGLISH |= {("fr", "sidebar.scores"), ("fr", "page.panel.points")}  # "points" in French too
 # The names of keys as the keyboards of these languages print them.
 SAME_AS_ENGLISH |= {(tag, "page.key.escape") for tag in ("de", "es", "it", "pt-BR")}

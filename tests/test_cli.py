@@ -290,6 +290,7 @@ def test_selfplay_finishes_the_game_of_a_state_file_in_place(started: Path) -> N
     assert again.returncode == 2 and "the game is over already" in again.stderr
 
 
+@pytest.mark.slow  # two whole self-played games in processes
 def test_selfplay_plays_a_new_game_the_same_way_for_the_same_seed() -> None:
     args = ("selfplay", "--players", "3", "--variant", "hey", "--bot", "greedy", "--seed", "9")
     first = StawvsGame(ok(*args))

@@ -164,6 +164,7 @@ def test_play_refuses_specs_beyond_their_ranges(spec: str) -> None:
     assert "must be" in one_error(run("play", "--bot", spec))
 
 
+@pytest.mark.slow  # a process per bot command
 def test_every_bot_command_lists_the_options_in_its_help() -> None:
     for name in ("hint", "arena", "play"):
         done = run(name, "--help")

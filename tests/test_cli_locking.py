@@ -37,6 +37,7 @@ def finish(proc: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
+@pytest.mark.slow  # many command-line processes racing
 def test_concurrent_moves_on_one_file_are_never_lost(tmp_path: Path) -> None:
     """Odd rounds play the same square twice: the second must then be refused."""
     path = tmp_path / "game.json"

@@ -225,6 +225,7 @@ def test_an_interrupt_stops_the_runs_games_on_the_cluster(cluster: LoopbackClust
         client.close()
 
 
+@pytest.mark.slow  # a cluster run
 def test_a_review_on_the_cluster_is_the_review_made_here(cluster: LoopbackCluster) -> None:
     from stawvs_ap import review
 

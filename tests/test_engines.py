@@ -176,8 +176,8 @@ def test_the_node_example_engine_plays_by_the_protocol(tmp_path: Path) -> None:
             ("late", "timeout", "no answer within"),
             ("silent", "timeout", "no answer within"),
             ("deaf", "timeout", "no answer within"),
-            ("flood", "timeout", "no answer within"),
             ("illegal", "forfeit", "illegal move 'a1-a1,a1'"),
+            ("flood", "timeout", "no answer within"),
             ("garbage", "forfeit", "'thinking... e5 looks good', which is no JSON-RPC 2.0 answer"),
             ("notjsonrpc", "forfeit", "which is no JSON-RPC 2.0 answer"),
             ("wrongid", "forfeit", "it answered request '1001', not request 1"),
@@ -203,6 +203,7 @@ def test_an_engine_that_breaks_the_protocol_loses_the_game(
     assert report["ending"] == kind and report["loser"] == 1 and reason in report["reason"]
 
 
+@pytest.mark.slow  # waits out an engine's timeouts
 def test_a_late_engine_loses_when_its_time_runs_out_not_before(engines: Engines) -> None:
     # Budget 0.2 s: it may answer within 0.2 × 1.1 + 0.1 s (the margin); it takes 0.6.
     bot = engines.spec("late", "seconds=0.2,startup=2,margin=0.1").make(1)
@@ -294,6 +295,7 @@ def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str
     )
 
 
+@pytest.mark.slow  # a whole arena against failing engines
 def test_the_arena_reports_the_engines_failures(engines: Engines) -> None:
     done = run_cli(
         "arena",
@@ -347,6 +349,7 @@ def test_a_lost_engines_games_are_kept_as_records_that_replay(
     assert engines.alive() == []
 
 
+@pytest.mark.slow  # waits out an engine's timeouts
 def test_hint_from_a_failing_engine_is_one_line_and_status_2(
     engines: Engines, tmp_path: Path
 ) -> None:

@@ -152,6 +152,7 @@ def _load_or_refuse(state: Any) -> StawvsGame | None:
     return game
 
 
+@pytest.mark.slow  # a long fuzz run
 @settings(max_examples=h.scaled(600))
 @given(damaged_states())
 def test_a_damaged_state_is_refused_or_loads_into_a_working_game(state):

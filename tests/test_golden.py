@@ -109,6 +109,7 @@ def test_check_command_fails_on_a_difference(tmp_path: Path, capsys: Any) -> Non
     assert "ply 6" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # rewrites every golden game
 def test_regenerate_command_writes_every_golden_game(tmp_path: Path) -> None:
     assert main(["regenerate", "--dir", str(tmp_path)]) == 0
     assert len(list(tmp_path.glob("*.json"))) == len(golden_specs())

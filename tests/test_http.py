@@ -352,6 +352,7 @@ def test_an_empty_body_is_a_parse_error(body: bytes) -> None:
 # -- searches --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # searches of a second over HTTP
 def test_a_search_never_holds_up_the_other_requests(port: int) -> None:
     state = state_after(8)
     finished: list[float] = []
@@ -371,6 +372,7 @@ def test_a_search_never_holds_up_the_other_requests(port: int) -> None:
     assert answered[-1] < finished[0]  # all ten were answered while the bot thought
 
 
+@pytest.mark.slow  # searches of a second over HTTP
 def test_more_searches_than_slots_are_told_busy_over_http(port: int) -> None:
     state = state_after(8)
     limit = SEARCHES.limit

@@ -218,6 +218,7 @@ def test_pipelined_and_kept_alive_requests_with_large_bodies_are_answered() -> N
         assert answer_of(sock).startswith(b"HTTP/1.1 200")
 
 
+@pytest.mark.slow  # holds connections open until the cap
 def test_past_the_cap_with_every_connection_being_answered_a_new_one_gets_503() -> None:
     from service_support import state_after
 

@@ -24,6 +24,7 @@ from stawvs_ap import StawvsGame
 pytest_plugins = ("page_support",)  # the fixtures url, browser, page and errors
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_a_first_visit_is_a_person_against_the_mcts_bot_and_a_change_is_remembered(
     browser: Browser, url: str, errors: list[str]
 ) -> None:
@@ -68,8 +69,12 @@ def test_arrows_move_the_focus_and_enter_plays_and_the_move_is_said(page: Page) 
     assert [h["move"] for h in view["history"]] == ["d5"]
     assert page.evaluate("document.activeElement.dataset.square") == "d5"  # kept on the board
     assert page.locator("#status").get_attribute("aria-live") == "polite"
-    said = page.inner_text("#status")
-    assert said.startswith("Player 1 played d5. Player 2 to place a cap")
+    said = page.inner_text("#status")  # what the move did, in words and in notation
+    assert re.match(
+        r"Player 1 placed a cap on the (small|medium|large) (pink|blue|green|orange) "
+        r"pyramid at d5\. \(d5\) Player 2 to place a cap",
+        said,
+    ), said
     label = page.locator('[data-square="d5"]').get_attribute("aria-label") or ""
     assert label.endswith(", cap of Player 1")
 
@@ -112,6 +117,7 @@ def test_axe_finds_nothing_serious_at_the_start(axe_page: Page) -> None:
     assert any(v.startswith("button-name") for v in axe_violations(page))
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_axe_finds_nothing_serious_mid_move_and_in_a_dialog(axe_page: Page) -> None:
     page = axe_page
     page.evaluate("text => window.stawvs.load(text)", state_after(14, seed=3))
@@ -154,6 +160,7 @@ def go_to(page: Page, square: str) -> None:
     assert page.evaluate("document.activeElement.dataset.square") == square
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_the_board_stays_put_when_words_come_and_go(page: Page) -> None:
     top = page.locator("#board").bounding_box()
     page.fill("#move-input", "zz9")
@@ -164,10 +171,11 @@ def test_the_board_stays_put_when_words_come_and_go(page: Page) -> None:
     page.keyboard.press("b")
     page.keyboard.press("Enter")  # a move made and said
     idle(page)
-    assert "played d4." in page.inner_text("#status")
+    assert "pyramid at d4. (d4)" in page.inner_text("#status")
     assert page.locator("#board").bounding_box() == top
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_the_describe_key_reads_players_then_rows(page: Page) -> None:
     page.keyboard.press("b")
     go_to(page, "c3")
@@ -207,11 +215,14 @@ def test_a_whole_game_played_by_keyboard_alone_is_said_move_by_move(page: Page) 
         # The page then passes for a player who has passed (they can do nothing
         # else): what is said is the last move made, by whom.
         last = view["history"][-1]
+        words = StawvsGame(page.evaluate("window.stawvs.state()")).moves_in_words()[-1]
+        assert words.startswith(f"Player {last['player']} ")
         said = page.inner_text("#status")
-        assert said.startswith(f"Player {last['player']} played {last['move']}."), said
+        assert said.startswith(f"{words} ({last['move']})"), said
     assert "The game is over." in page.inner_text("#status")
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_a_dialog_keeps_the_focus_inside_and_gives_it_back(page: Page) -> None:
     page.click("#help-button")
     dialog = page.locator("#help-dialog")

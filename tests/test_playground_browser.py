@@ -105,6 +105,7 @@ def test_a_whole_game_by_clicks_against_bots_ends_as_the_python_api_game(
     assert (tmp_path / "game-over.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_a_loaded_record_replays_to_its_end(page: Page) -> None:
     text = GOLDEN.read_text(encoding="utf-8")
     record = json.loads(text)["record"]
@@ -132,6 +133,7 @@ def test_a_loaded_record_replays_to_its_end(page: Page) -> None:
     assert idle(page)["ply"] == plies
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_a_record_opened_from_a_file_loads_as_a_pasted_one(page: Page) -> None:
     page.click("#load-button")
     page.set_input_files("#load-file", str(GOLDEN))
@@ -159,6 +161,7 @@ def test_load_takes_a_state_as_text_and_refuses_what_is_not_one(page: Page) -> N
 # -- hints, keys, tabs, screens -----------------------------------------------------------
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_a_hint_draws_the_top_candidates_as_arrows_with_their_values(page: Page) -> None:
     page.evaluate("text => window.stawvs.load(text)", state_after(14, seed=3))
     page.fill("#think", "0.3")
@@ -174,6 +177,7 @@ def test_a_hint_draws_the_top_candidates_as_arrows_with_their_values(page: Page)
     assert best in page.inner_text("#status")
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_a_hint_in_a_proven_endgame_says_the_solvers_verdict(page: Page) -> None:
     from test_service_solve import endgame_state
 
@@ -215,6 +219,14 @@ def test_the_keyboard_alone_plays_moves_undoes_and_redoes(page: Page) -> None:
     assert page.locator("#help-dialog").is_visible()
 
 
+def said_of_cells(page: Page, words: str) -> set[str]:
+    """The squares whose cell's accessible name says ``words``."""
+    labels = page.eval_on_selector_all(
+        "#board [role=gridcell]", "cells => cells.map(c => [c.dataset.square, c.ariaLabel])"
+    )
+    return {square for square, label in labels if words in label}
+
+
 def test_a_partial_move_is_previewed_with_where_it_can_go(page: Page) -> None:
     state = state_after(12, seed=8)
     game = StawvsGame(state)
@@ -231,12 +243,16 @@ def test_a_partial_move_is_previewed_with_where_it_can_go(page: Page) -> None:
     assert {shown.nth(i).get_attribute("data-at") for i in range(shown.count())} == {
         str(d) for d in destinations
     }
+    assert said_of_cells(page, ", the cap can slide here") == {str(d) for d in destinations}
+    assert said_of_cells(page, ", selected") == {str(move.source)}
     page.click(f'[data-square="{move.dest}"]')
     idle(page)
     targets = {
         m.target for m in game.legal_moves if m.source == move.source and m.dest == move.dest
     }
     assert page.locator("#board circle.target").count() == len(targets)
+    assert said_of_cells(page, ", can be claimed") == {str(t) for t in targets}
+    assert said_of_cells(page, ", the cap can slide here") == set()
     assert page.evaluate("window.stawvs.partial()") == f"{move.source}-{move.dest}"
     page.locator("#players").focus()
     page.keyboard.press("Escape")  # drops the move: a full redraw
@@ -245,6 +261,42 @@ def test_a_partial_move_is_previewed_with_where_it_can_go(page: Page) -> None:
     assert page.inner_html(".side") == panel
 
 
+#: The board and the move list as a page shows them: the picture's layers
+#: (all but the cells), each cell's name and state, and the rounds of moves.
+_SHOWN = """() => {
+    const svg = document.querySelector("#board svg");
+    const layers = [...svg.children].filter((c) => !c.matches("g.squares")).map((c) => c.outerHTML);
+    const cells = [...svg.querySelectorAll("[role=gridcell]")].map((c) =>
+        [c.dataset.square, c.ariaLabel, c.ariaSelected, c.parentElement.getAttribute("role")]);
+    return [svg.getAttribute("viewBox"), layers, cells, document.getElementById("moves").innerHTML];
+}"""
+
+
+def test_the_board_and_moves_updated_click_by_click_are_those_of_a_page_drawn_anew(
+    page: Page,
+) -> None:
+    # The page replaces only what changed (grid.showPicture, panel.showMoves); a
+    # page opened on the same game draws everything at once: they must agree.
+    page.evaluate("text => window.stawvs.load(text)", state_after(22, seed=4))
+    idle(page)
+    rng = random.Random(4)
+    for _ in range(3):
+        move = rng.choice(StawvsGame(page.evaluate("window.stawvs.state()")).legal_moves)
+        for square in filter(None, [move.source, move.dest, move.target]):
+            page.click(f'[data-square="{square}"]')
+            idle(page)
+    source = StawvsGame(page.evaluate("window.stawvs.state()")).legal_moves[0].source
+    page.click(f'[data-square="{source}"]')  # a move being built, its destinations marked
+    idle(page)
+    updated = page.evaluate(_SHOWN)
+    page.reload()
+    page.wait_for_selector('body[data-ready="yes"]')
+    page.click(f'[data-square="{source}"]')
+    idle(page)
+    assert page.evaluate(_SHOWN) == updated
+
+
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_two_tabs_never_meet_and_a_reload_restores_the_game(
     browser: Browser, url: str, errors: list[str]
 ) -> None:
@@ -283,6 +335,7 @@ def test_the_page_is_ready_within_a_second_and_fits_a_phone(
     assert errors == []
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_colour_letters_mark_every_pyramid_and_can_be_turned_off(page: Page) -> None:
     on_board = sum(
         1

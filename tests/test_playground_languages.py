@@ -122,6 +122,7 @@ def test_the_page_speaks_the_browsers_language(
     assert errors == []
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_the_language_menu_switches_the_page_and_the_choice_is_remembered(
     browser: Browser, url: str, errors: list[str]
 ) -> None:
@@ -156,6 +157,7 @@ def test_the_language_menu_switches_the_page_and_the_choice_is_remembered(
     assert errors == []
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 def test_an_unknown_language_is_english(browser: Browser, url: str, errors: list[str]) -> None:
     tab = opened(browser, url, errors, "en-GB")
     open_page(tab, f"{url}?lang=tlh")
@@ -199,6 +201,7 @@ def test_the_pages_plural_rule_picks_the_form_gettext_picks(page: Page, url: str
     assert {"ru", "fr", "de"} <= set(headers)
 
 
+@pytest.mark.slow  # a long browser session (the long battery runs it)
 @pytest.mark.parametrize(
     "header",
     thinned(

@@ -38,6 +38,7 @@ def review(page: Page, state: str) -> None:
     page.wait_for_selector("#review-button:not([hidden])", timeout=60_000)
 
 
+@pytest.mark.slow  # a whole review in the browser
 def test_the_review_button_draws_the_graph_and_marks_the_moves(page: Page) -> None:
     review(page, first_moves_game(6))
     assert page.locator("#review-section").is_visible()

@@ -215,6 +215,7 @@ def test_the_review_records_its_bot_budget_seed_and_version() -> None:
 RANDOM_BOT = "mcts:iterations=40,plies=3"
 
 
+@pytest.mark.slow  # several whole reviews
 def test_the_same_seed_and_iterations_give_the_same_review() -> None:
     first = review(short_game(10), bot=RANDOM_BOT, seed=5)
     again = review(short_game(10), bot=RANDOM_BOT, seed=5)
@@ -237,6 +238,7 @@ def test_two_processes_give_the_review_of_one() -> None:
     assert [a.same_judgements(b) for a, b in zip(here, there, strict=True)] == [True, True]
 
 
+@pytest.mark.slow  # several whole reviews
 def test_a_review_a_few_positions_at_a_time_is_the_review_at_once() -> None:
     game = short_game(6)
     whole = review(game, bot=RANDOM_BOT, seed=4)

@@ -76,6 +76,7 @@ def test_review_writes_the_json_and_the_graph(
     assert "??" in table or "?!" in table or " ? " in table
 
 
+@pytest.mark.slow  # whole reviews in processes
 def test_review_of_several_files_writes_a_json_list(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -177,6 +178,7 @@ def test_a_reviews_graph_ends_at_the_games_result() -> None:
     assert schemas.load("review")["$id"] == "urn:stawvs-ap:schema:review"
 
 
+@pytest.mark.slow  # whole reviews in processes
 def test_review_draws_a_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     import os
     import pty

@@ -37,6 +37,7 @@ from service_support import (
 from stawvs_ap import StawvsError, StawvsGame, __version__, from_record
 from stawvs_ap.service import METHODS
 from stawvs_ap.service.client import Client, RemoteError
+from stawvs_ap.service.jsonrpc import RpcError
 from stawvs_ap.service.methods import call
 
 
@@ -224,6 +225,32 @@ def test_a_click_drawn_in_one_request_equals_the_click_then_the_picture() -> Non
         assert both["svg"] == call("svg", {"state": state, "move": built, "locale": "de"})["svg"]
     assert (False, None) in answers and built == str(move)
     assert "click" not in call("svg", {"state": state})
+
+
+def test_a_played_click_completing_a_move_is_the_click_then_the_move_then_the_picture() -> None:
+    """``svg`` with ``click`` and ``play``: a click that completes a move makes
+    it, as ``move`` would, and the picture is of the position after it; a click
+    that does not complete one is answered as without ``play``."""
+    state = state_after(14, seed=3)
+    move = StawvsGame(state).legal_moves[0]
+    square = lambda name: {"row": name // 8, "col": name % 8}  # noqa: E731
+    built = f"{move.source}-{move.dest}"
+    building = call("svg", {"state": state, "click": square(move.source), "play": True})
+    assert "state" not in building and building["click"]["complete"] == -1
+    done = call("svg", {"state": state, "move": built, "click": square(move.target), "play": True})
+    made = call("move", {"state": state, "move": str(move)})
+    assert done["click"] == call("click", {"state": state, "move": built, **square(move.target)})
+    after, expected = StawvsGame(done.pop("state")), StawvsGame(made.pop("state"))
+    assert after.move_history() == expected.move_history()  # the same but for the time
+    assert {key: done[key] for key in made} == made
+    assert done["svg"] == call("svg", {"state": expected.serialize()})["svg"]
+    at_ply = {"state": state, "move": built, "click": square(move.target), "play": True, "ply": 3}
+    with pytest.raises(RpcError) as refused:
+        call("svg", at_ply)
+    assert refused.value.data == {"code": "BAD_ARGUMENT"}
+    with pytest.raises(RpcError) as refused:
+        call("svg", {"state": state, "play": True})
+    assert refused.value.data == {"code": "BAD_ARGUMENT"}
 
 
 def test_the_client_as_a_context_manager_ends_its_server() -> None:

@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from service_support import (
     Clock,
-    SteppingClock,
     finished_state,
     stamps,
     start_server,
     state_after,
 )
+from stepping_clock import SteppingClock
 
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.bots import GreedyBot, MCTSBot, UCTBot
@@ -301,6 +301,21 @@ def test_the_summary_is_the_game_panel_of_the_position_shown() -> None:
     assert (early["ply"], early["plies"], early["gameover"]) == (4, plies, False)
     assert early["currplayer"] == StawvsGame(state).load(4).currplayer
     assert early["history"] == summary["history"]
+
+
+def test_the_summary_says_what_each_move_did_in_the_players_names_and_language() -> None:
+    state = finished_state(2, seed=3)
+    game = StawvsGame(state)
+    named = call("summary", {"state": state, "names": ["Ann", "Bob"], "locale": "de"})
+    said = [entry["words"] for entry in named["history"]]
+    assert said == game.moves_in_words(["Ann", "Bob"], locale="de")
+    assert said[0].startswith(("Ann setzte auf ", "Bob setzte auf "))
+    # The chat log's sentences, move by move: the last move tells the game's end.
+    log = game.chat_log(["Ann", "Bob"], locale="de")
+    assert said == [" ".join(sentences) for _, *sentences in log]
+    assert "Ann" in said[-1] or "Bob" in said[-1]
+    english = call("summary", {"state": state})
+    assert english["history"][0]["words"].startswith("Player ")
 
 
 def test_must_pass_is_told_when_pass_is_the_only_move() -> None:

@@ -8,12 +8,14 @@ out by hand.
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
+from stepping_clock import SteppingClock
 
 import stawvs_ap
 from stawvs_ap import Move, Position, StawvsGame
+from stawvs_ap.bots import base as bots_base
+from stawvs_ap.bots import solver as solver_module
 from stawvs_ap.bots.solver import Solution, Solver, solve
 from stawvs_ap.core.pyramids import EMPTY
 from stawvs_ap.core.scoring import score
@@ -251,11 +253,13 @@ def test_a_node_budget_is_kept() -> None:
     assert (solution.margin, solution.outcome, solution.best) == (None, None, None)
 
 
-def test_a_time_budget_is_kept() -> None:
-    start = time.perf_counter()
+def test_a_time_budget_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = SteppingClock(step=0.02)  # 20 ms a reading, whatever the machine does
+    monkeypatch.setattr(bots_base, "time", clock)
     solution = solve(middle_game(), seconds=0.2)
-    assert time.perf_counter() - start < 1.0
-    assert not solution.proven and solution.seconds < 0.5
+    assert not solution.proven and 0.2 <= solution.seconds <= 0.2 + 0.06
+    # one reading every _CLOCK_EVERY positions, the search stopping at the first past the deadline
+    assert solution.nodes <= clock.readings * solver_module._CLOCK_EVERY
 
 
 def test_the_same_question_gets_the_same_answer() -> None:

@@ -81,6 +81,25 @@ def test_every_coloured_pyramid_carries_its_colours_letter() -> None:
     assert set(letters) <= set("PBGO")
 
 
+def test_colour_is_never_the_only_signal_of_a_cap_or_a_highlight() -> None:
+    """Caps are told apart by their player's number, and the squares of a move
+    being built by the shapes of their marks, not only by colour."""
+    game = played(3, 5, 20)
+    root = ET.fromstring(
+        board_svg(game, highlights={"selected": ["c3"], "destinations": ["d4"], "targets": ["e5"]})
+    )
+    drawn = list(root.iter())
+    for index, cap in enumerate(drawn):
+        if cap.get("class") == "cap":
+            number = next(e for e in drawn[index:] if e.tag == f"{SVG}text")
+            assert number.text == cap.get("data-player")
+    assert sum(e.get("class") == "cap" for e in drawn) >= sum(map(bool, game.position.caps))
+    shapes = {e.get("class"): (e.tag, e.get("fill"), e.get("stroke-dasharray")) for e in drawn}
+    marks = [shapes["selected"], shapes["destination"], shapes["target"]]
+    assert len(set(marks)) == 3 and marks[0][0] == f"{SVG}rect"  # a frame, a dot, a dashed ring
+    assert marks[1][1] != "none" and marks[2][1] == "none" and marks[2][2]
+
+
 def test_highlights_and_arrows_take_squares_by_number_or_name() -> None:
     game = played(2, 3, 10)
     assert board_svg(game, arrows=[("a8", "C6")]) == board_svg(game, arrows=[(0, 18)])

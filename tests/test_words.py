@@ -311,6 +311,7 @@ def _cli(*args: str, env: dict[str, str] | None = None, stdin: str | None = None
     return done.stdout
 
 
+@pytest.mark.slow  # a command-line process per language and environment
 def test_the_command_line_takes_lang_and_follows_the_environment(tmp_path: Path) -> None:
     tag = TRANSLATED[0]
     state = tmp_path / "game.json"
@@ -392,9 +393,17 @@ def test_the_pages_methods_take_a_locale_and_their_refusals_are_worded(tag: str)
             refused[locale] = error.value
         assert refused["en"].data == refused[tag].data, method
         assert refused["en"].message != refused[tag].message, method
-    # The panel's summary has no words: numbers, codes and moves.
-    with pytest.raises(service.RpcError, match="unknown parameter 'locale'"):
-        service.call("summary", {"state": state, "locale": tag})
+    # The panel's summary words what each move did; its numbers, codes and moves
+    # are the same in every language.
+    said = {
+        locale: service.call("summary", {"state": state, "locale": locale})
+        for locale in ("en", tag)
+    }
+    assert [e["words"] for e in said["en"]["history"]] != [e["words"] for e in said[tag]["history"]]
+    for answer in said.values():
+        for entry in answer["history"]:
+            del entry["words"]
+    assert said["en"] == said[tag]
 
 
 @pytest.mark.parametrize("tag", TRANSLATED)

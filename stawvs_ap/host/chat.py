@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..core.position import Position
     from ..state.entry import Entry
 
-__all__ = ["chat_log", "move_sentences"]
+__all__ = ["chat_log", "entry_sentences", "move_sentences"]
 
 #: Why a game ended, by the event that ended it outside the rules.
 _ENDING_REASONS: Final = {
@@ -132,6 +132,34 @@ def _winners(players: Sequence[int], name_of: Mapping[int, Name], after: Positio
     return Phrase(m.SHARED_WITH, {"winners": names, "points": points})
 
 
+def entry_sentences(
+    stack: Sequence[Entry],
+    numplayers: int,
+    names: Sequence[str] | None = None,
+    words: Catalogue | None = None,
+) -> list[list[str]]:
+    """For each stack entry after the first, what it did in sentences of
+    ``words``' language (default English); an empty list for an entry with no
+    results.
+
+    ``names[p - 1]`` names player p (default ``"Player p"`` in that language).
+    """
+    words = words or catalogue()
+    name_of: dict[int, Name] = {p: player_name(p) for p in range(1, numplayers + 1)}
+    for p, name in enumerate(names or [], start=1):
+        if p <= numplayers:
+            name_of[p] = str(name)
+    return [
+        [
+            words.say(phrase)
+            for phrase in move_sentences(
+                entry.events, name_of[before.position.currplayer], name_of, entry.position
+            )
+        ]
+        for before, entry in pairwise(stack)
+    ]
+
+
 def chat_log(
     stack: Sequence[Entry],
     numplayers: int,
@@ -143,15 +171,5 @@ def chat_log(
 
     ``names[p - 1]`` names player p (default ``"Player p"`` in that language).
     """
-    words = words or catalogue()
-    name_of: dict[int, Name] = {p: player_name(p) for p in range(1, numplayers + 1)}
-    for p, name in enumerate(names or [], start=1):
-        if p <= numplayers:
-            name_of[p] = str(name)
-    log: list[list[str]] = []
-    for before, entry in pairwise(stack):
-        actor = name_of[before.position.currplayer]
-        said = move_sentences(entry.events, actor, name_of, entry.position)
-        if said:
-            log.append([entry.timestamp, *(words.say(phrase) for phrase in said)])
-    return log
+    said = entry_sentences(stack, numplayers, names, words)
+    return [[entry.timestamp, *s] for entry, s in zip(stack[1:], said, strict=True) if s]

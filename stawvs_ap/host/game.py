@@ -709,6 +709,24 @@ class StawvsGame:
             )
         return chat.chat_log(self._stack, self.numplayers, names, self._words(locale))
 
+    def moves_in_words(
+        self, names: Sequence[str] | None = None, *, locale: str | None = None
+    ) -> list[str]:
+        """What each move played did, in the game's language (or ``locale``'s):
+        one text per move, in the order of :meth:`move_history` (a game's end
+        is told with its last move).
+
+        >>> game = StawvsGame(2, seed=1)
+        >>> game.move("b7").moves_in_words(["Ann", "Bob"])
+        ['Ann placed a cap on the large green pyramid at b7.']
+        """
+        if not isinstance(names, list | tuple | None):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, f"names are a list of player names, not {names!r}"
+            )
+        said = chat.entry_sentences(self._stack, self.numplayers, names, self._words(locale))
+        return [" ".join(sentences) for sentences in said]
+
     def gen_record(self, **kwargs: Any) -> dict[str, Any]:
         """The record of this finished game (see :func:`stawvs_ap.host.record.gen_record`)."""
         return gen_record(self._stack, self.numplayers, self.variants, clock=self._clock, **kwargs)

@@ -75,9 +75,15 @@ CELL_CAP: Final = message("page.cell.cap", "cap of {player}")
 # TRANSLATORS: the square is part of the move being built (a cap picked up,
 # or where it slides to).
 CELL_SELECTED: Final = message("page.cell.selected", "selected")
-# TRANSLATORS: said when a move has been made, by a person or a bot:
-# {player} is their name, {move} the move in notation such as c3-f6,f2.
-SAID_MOVED: Final = message("page.said.moved", "{player} played {move}.")
+# TRANSLATORS: after a cap is picked up, said of each square it can slide to.
+CELL_DESTINATION: Final = message("page.cell.destination", "the cap can slide here")
+# TRANSLATORS: after a cap has slid, said of each pyramid it can claim (take
+# into its player's collection) from where it stands.
+CELL_TARGET: Final = message("page.cell.target", "can be claimed")
+# TRANSLATORS: said when a move has been made, by a person or a bot: {said}
+# is what the move did in sentences (the chat.* messages, the mover named in
+# them), {move} the move in notation such as c3-f6,f2 (not translated).
+SAID_MOVE: Final = message("page.said.move", "{said} ({move})")
 # TRANSLATORS: the describe key's words for one player: {player} a name,
 # {points} their score worded as page.panel.points, {squares} the squares of
 # their caps, separated by commas (a dash when they have none).

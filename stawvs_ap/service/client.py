@@ -394,6 +394,7 @@ class Client:
         names: Sequence[str] | None = None,
         marks: bool | None = None,
         click: Mapping[str, int] | None = None,
+        play: bool | None = None,
         locale: str | None = None,
     ) -> Result:
         return self._call(
@@ -406,11 +407,19 @@ class Client:
             names=names,
             marks=marks,
             click=click,
+            play=play,
             locale=locale,
         )
 
-    def summary(self, state: State, ply: int | None = None) -> Result:
-        return self._call("summary", state=state, ply=ply)
+    def summary(
+        self,
+        state: State,
+        ply: int | None = None,
+        names: Sequence[str] | None = None,
+        *,
+        locale: str | None = None,
+    ) -> Result:
+        return self._call("summary", state=state, ply=ply, names=names, locale=locale)
 
     def undo(self, state: State, plies: int | None = None, *, locale: str | None = None) -> Result:
         return self._call("undo", state=state, plies=plies, locale=locale)

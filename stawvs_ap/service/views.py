@@ -31,6 +31,7 @@ from .protocol import (
     INT,
     LOCALE,
     NAMES,
+    PLAYED_PROPERTIES,
     STATE,
     TEXT,
     Kind,
@@ -123,7 +124,9 @@ def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
     "next; 'hints' candidate moves drawn as arrows with a label; 'marks' (default true) the "
     "colour's letter on each pyramid; 'click' a click on render square (row, col) that "
     "extends 'move' first, as the click method does (the answer adds what click answers, and "
-    "the picture shows the move it made).",
+    "the picture shows the move it made); with 'play' true, a click that completes a move "
+    "also makes it: the answer adds what move answers, and the picture shows the position "
+    "after it (a page's last click of a move in one request).",
     required={"state": STATE},
     optional={
         "ply": INT,
@@ -133,9 +136,13 @@ def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
         "names": NAMES,
         "marks": BOOL,
         "click": SQUARE,
+        "play": BOOL,
         "locale": LOCALE,
     },
-    result=obj({"svg": {"type": "string"}, "click": {"$ref": "#/$defs/clickVerdict"}}, ["svg"]),
+    result=obj(
+        {"svg": {"type": "string"}, "click": {"$ref": "#/$defs/clickVerdict"}, **PLAYED_PROPERTIES},
+        ["svg"],
+    ),
 )
 def svg(params: Params) -> Result:
     game = _shown(params)
@@ -150,6 +157,16 @@ def svg(params: Params) -> Result:
         answer["click"] = clicked._asdict()
         if clicked.valid:
             built = clicked.move
+        if clicked.valid and clicked.complete == 1 and params.get("play"):
+            if "ply" in params:
+                raise StawvsError(
+                    ErrorCode.BAD_ARGUMENT, "a click is played on the latest position, not at 'ply'"
+                )
+            game.move(built)
+            answer.update(played(game))
+            built = ""
+    elif params.get("play"):
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, "'play' goes with a 'click'")
     if built:
         verdict = game.validate_move(built)
         if not verdict.valid:
@@ -198,9 +215,10 @@ _PLAYER: Final = obj(
 @method(
     "summary",
     "The game panel of the position shown (at stack entry 'ply' if given), and the whole "
-    "game's moves.",
+    "game's moves, each with what it did in words ('names' the players' names in seating "
+    "order, 'locale' the language).",
     required={"state": STATE},
-    optional={"ply": INT},
+    optional={"ply": INT, "names": NAMES, "locale": LOCALE},
     result=obj(
         {
             "numplayers": _INTEGER,
@@ -216,7 +234,9 @@ _PLAYER: Final = obj(
             "players": {"type": "array", "items": _PLAYER},
             "history": {
                 "type": "array",
-                "items": obj({"player": _INTEGER, "move": {"type": "string"}}),
+                "items": obj(
+                    {"player": _INTEGER, "move": {"type": "string"}, "words": {"type": "string"}}
+                ),
             },
             "squares": {
                 "type": "object",
@@ -245,10 +265,12 @@ def summary(params: Params) -> Result:
                 ],
             }
         )
+    # The whole game, whatever is shown: a page lists every move and says the last.
+    moves = [pair for round_ in game.move_history_with_sequence() for pair in round_]
+    said = game.moves_in_words(params.get("names"))
     history = [
-        {"player": player, "move": move}
-        for round_ in game.move_history_with_sequence()  # the whole game, whatever is shown
-        for player, move in round_
+        {"player": player, "move": move, "words": words}
+        for (player, move), words in zip(moves, said, strict=True)
     ]
     shown = params["ply"] % (len(history) + 1) if "ply" in params else len(history)
     return {

@@ -10,8 +10,65 @@ import { t } from "./words.js";
 const SVG = "http://www.w3.org/2000/svg";
 const FILES = "abcdefgh";
 
+// Shows the engine's picture `text` (from our own server, every text in it
+// escaped) on `board`. The first picture is put in whole, its cells grouped
+// into the grid, with the keyboard cursor's mark among them; after that only
+// the layers that changed are replaced, and the grid of cells stays: a click
+// costs the browser a few changed layers, not 500 new elements, and the
+// focused cell keeps its focus.
+export function showPicture(board, text) {
+  const template = document.createElement("template");
+  template.innerHTML = text;
+  const drawn = template.content.firstElementChild;
+  drawn.removeAttribute("width");
+  drawn.removeAttribute("height");
+  const shown = board.firstElementChild;
+  const cells = shown?.querySelector(":scope > g.squares");
+  if (!cells || shown.dataset.cells !== cellsKey(drawn)) {
+    drawn.dataset.cells = cellsKey(drawn);
+    board.replaceChildren(drawn);
+    makeGrid(drawn);
+    drawn.querySelector("g.squares")?.append(cursorMark());
+    return;
+  }
+  shown.setAttribute("viewBox", drawn.getAttribute("viewBox"));
+  const wanted = [...drawn.children].map((layer) => {
+    if (layer.matches("g.squares")) return cells;
+    layer.setAttribute("aria-hidden", "true");
+    return layer;
+  });
+  wanted.forEach((layer, index) => {
+    const there = shown.children[index];
+    if (there === layer || (layer !== cells && there?.isEqualNode(layer))) return;
+    if (there && there !== cells && !wanted.includes(there)) there.replaceWith(layer);
+    else shown.insertBefore(layer, there ?? null);
+  });
+  while (shown.children.length > wanted.length) shown.lastElementChild.remove();
+}
+
+// Where the picture's cells lie (its first and last square): a picture whose
+// cells lie elsewhere (another size) is put in whole.
+function cellsKey(svg) {
+  const corners = [svg.querySelector('[data-square="a8"]'), svg.querySelector('[data-square="h1"]')];
+  return corners.map((cell) => ["x", "y", "width"].map((k) => cell?.getAttribute(k)).join()).join(";");
+}
+
+function cursorMark() {
+  const mark = document.createElementNS(SVG, "rect");
+  for (const [key, value] of Object.entries({
+    class: "cursor",
+    fill: "none",
+    stroke: "#1565c0",
+    "stroke-width": "4",
+    "pointer-events": "none",
+  })) {
+    mark.setAttribute(key, value);
+  }
+  return mark;
+}
+
 // Regroups the freshly drawn picture's cells into rows.
-export function makeGrid(svg) {
+function makeGrid(svg) {
   svg.setAttribute("role", "none");
   svg.removeAttribute("aria-hidden");
   const squares = svg.querySelector("g.squares");
@@ -36,19 +93,29 @@ export function makeGrid(svg) {
   squares.prepend(...rows);
 }
 
-// Names every cell: "c3, Large blue pyramid, cap of Ann, selected". `view` is
-// the service's summary (its `squares`), `selected` the squares of the move
-// being built, `nameOf(player)` a player's name.
+// Names every cell: "c3, Large blue pyramid, cap of Ann, selected", and where
+// the move being built can go next ("the cap can slide here", "can be
+// claimed"). `view` is the service's summary (its `squares`), `selected` the
+// squares of the move being built, `nameOf(player)` a player's name.
 export function nameCells(board, view, { selected = [], nameOf }) {
   if (!view?.squares) return;
+  // Where the move being built can go next, as the picture marks it.
+  const marked = (kind) => new Set([...board.querySelectorAll(`.${kind}[data-at]`)].map((e) => e.dataset.at));
+  const destinations = marked("destination");
+  const targets = marked("target");
   for (const cell of board.querySelectorAll("[role=gridcell]")) {
     const square = cell.dataset.square;
     const on = view.squares[square] ?? {};
     const words = [square, on.pyramid ? t(`page.pyramid.${on.pyramid}`) : t("page.cell.empty")];
     if (on.cap) words.push(t("page.cell.cap", { player: nameOf(on.cap) }));
     if (selected.includes(square)) words.push(t("page.cell.selected"));
-    cell.setAttribute("aria-label", words.join(", "));
-    cell.setAttribute("aria-selected", selected.includes(square) ? "true" : "false");
+    if (destinations.has(square)) words.push(t("page.cell.destination"));
+    if (targets.has(square)) words.push(t("page.cell.target"));
+    // Only what changed: a screen reader may read a cell again when its name is set.
+    const label = words.join(", ");
+    if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);
+    const chosen = selected.includes(square) ? "true" : "false";
+    if (cell.getAttribute("aria-selected") !== chosen) cell.setAttribute("aria-selected", chosen);
   }
 }
 

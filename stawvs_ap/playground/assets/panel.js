@@ -63,12 +63,11 @@ export function showPanel(summary, { nameOf, seatOf, variantOf }) {
   document.getElementById("result").textContent = result;
 }
 
-function plyButton(ply, text, shown, title) {
+function plyButton(ply, text, title) {
   const button = element("button", "", text);
   button.type = "button";
   button.dataset.ply = String(ply);
-  if (title) button.title = title;
-  if (ply === shown) button.setAttribute("aria-current", "step");
+  button.title = title;
   return button;
 }
 
@@ -89,20 +88,28 @@ export function showMoves(summary, { nameOf }) {
     const round = Math.floor(index / summary.numplayers);
     (rounds[round] ??= []).push({ ...entry, ply: index + 1 });
   });
+  // Only the rounds that changed are made again (a move adds to the last one);
+  // the move shown is marked on the buttons that stay.
   const list = document.getElementById("moves");
-  list.replaceChildren(
-    ...rounds.map((round, index) => {
-      const item = element("li");
-      item.value = index + 1;
-      for (const entry of round) {
-        const title = t("page.moves.by", { player: nameOf(entry.player), ply: entry.ply });
-        item.append(plyButton(entry.ply, entry.move, shown, title));
-      }
-      return item;
-    }),
-  );
+  rounds.forEach((round, index) => {
+    const titles = round.map((e) => t("page.moves.by", { player: nameOf(e.player), ply: e.ply }));
+    const key = JSON.stringify([round.map((e) => e.move), titles]);
+    const there = list.children[index];
+    if (there?.dataset.key === key) return;
+    const item = element("li");
+    item.value = index + 1;
+    item.dataset.key = key;
+    round.forEach((entry, i) => item.append(plyButton(entry.ply, entry.move, titles[i])));
+    if (there) there.replaceWith(item);
+    else list.append(item);
+  });
+  while (list.children.length > rounds.length) list.lastElementChild.remove();
+  const current = list.querySelector(`button[data-ply="${shown}"]`);
+  for (const marked of list.querySelectorAll('[aria-current="step"]')) {
+    if (marked !== current) marked.removeAttribute("aria-current");
+  }
+  current?.setAttribute("aria-current", "step");
   // Keep the move shown in sight, scrolling the list only (never the page).
-  const current = list.querySelector('[aria-current="step"]');
   if (current) {
     const top = current.offsetTop;
     if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {

@@ -27,7 +27,7 @@ import {
   showSeats,
   wire,
 } from "./controls.js";
-import { describePosition, makeGrid, nameCells } from "./grid.js";
+import { describePosition, nameCells, showPicture } from "./grid.js";
 import { showKeys, showMoves, showPanel } from "./panel.js";
 import { batch, rpc, SERVER_BUSY, ServiceError } from "./service.js";
 import { language, languages, loadWords, localise, t, tn } from "./words.js";
@@ -146,13 +146,15 @@ function fail(error) {
 // (`board: true`: the same position), the panel and the move list too. With
 // `click` ({row, col}), the click on the move being built goes in the same
 // request: the picture shows the move it makes, which becomes the move being
-// built, and the engine's answer to the click is returned.
+// built, and the engine's answer to the click is returned. A click that
+// completes a move has it made in that request too (`play`): the picture is of
+// the position after it, and the panel follows.
 async function draw({ board = false, click = null } = {}) {
   const shown = { state: game.state };
   if (game.ply !== null) shown.ply = game.ply;
   const picture = { ...shown, marks: game.marks, names: [1, 2, 3, 4].map(nameOf) };
   if (partial) picture.move = partial;
-  if (click) picture.click = click;
+  if (click) Object.assign(picture, { click, play: true });
   if (hints.length) {
     picture.hints = hints.map((c) => ({
       move: c.move,
@@ -161,16 +163,22 @@ async function draw({ board = false, click = null } = {}) {
   }
   if (arrows.length) picture.hints = [...(picture.hints ?? []), ...arrows];
   const calls = [["svg", worded(picture)]];
-  if (!board || !view) calls.push(["summary", shown]);
-  const [svg, summary] = await batch(calls);
-  if (svg.click?.valid) partial = svg.click.move;
+  if (!board || !view) calls.push(["summary", worded({ ...shown, names: picture.names })]);
+  let [svg, summary] = await batch(calls);
+  if (svg.state) {
+    setState(svg.state);
+    $("move-message").textContent = "";
+    [summary] = await batch([["summary", worded({ state: game.state, names: picture.names })]]);
+  } else if (svg.click?.valid) {
+    partial = svg.click.move;
+  }
   svgText = svg.svg;
   showBoard(svg.svg);
   if (summary) {
     // A move just made (by a person or a bot) is said before whose turn it is.
     const grew = view && summary.plies === view.plies + 1 && summary.ply === summary.plies;
     const moved = grew ? summary.history.at(-1) : null;
-    const said = moved ? `${t("page.said.moved", { player: nameOf(moved.player), move: moved.move })} ` : "";
+    const said = moved ? `${t("page.said.move", { said: moved.words, move: moved.move })} ` : "";
     view = summary;
     showPanel(summary, { nameOf, seatOf, variantOf });
     showMoves(summary, { nameOf });
@@ -183,27 +191,11 @@ async function draw({ board = false, click = null } = {}) {
   return svg.click;
 }
 
-// The engine's picture, as it is (it comes from our own server, every text in
-// it escaped), with the keyboard's cursor over the square it is on.
+// The engine's picture, with the keyboard's cursor over the square it is on.
 function showBoard(text) {
   const board = $("board");
   const focused = board.contains(document.activeElement); // kept on the board through a redraw
-  board.innerHTML = text;
-  const svg = board.firstElementChild;
-  makeGrid(svg);
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
-  const mark = document.createElementNS("http://www.w3.org/2000/svg", "rect");
-  for (const [key, value] of Object.entries({
-    class: "cursor",
-    fill: "none",
-    stroke: "#1565c0",
-    "stroke-width": "4",
-    "pointer-events": "none",
-  })) {
-    mark.setAttribute(key, value);
-  }
-  svg.querySelector("g.squares")?.append(mark);
+  showPicture(board, text);
   placeCursor(focused);
 }
 
@@ -272,21 +264,22 @@ async function clickSquare(name) {
   }
   const square = { row: 8 - Number(name[1]), col: FILES.indexOf(name[0]) };
   let result = await draw({ board: true, click: square });
+  if (result.valid && result.complete === 1) return; // made in that request, and said
   if (!result.valid && partial) {
     // No way on for the move being built: perhaps the start of another one.
     const fresh = await rpc("click", worded({ state: game.state, ...square, move: "" }));
     if (fresh.valid) {
       result = fresh;
       partial = fresh.move;
-      if (fresh.complete !== 1) await draw({ board: true });
+      if (fresh.complete === 1) {
+        await play(partial);
+        return;
+      }
+      await draw({ board: true });
     }
   }
   if (!result.valid) {
     say(result.message, true);
-    return;
-  }
-  if (result.complete === 1) {
-    await play(partial);
     return;
   }
   say(result.message);
