@@ -29,7 +29,7 @@ PLAYERS = 3
 def engine_steps(steps: int, rng: random.Random) -> int:
     done = 0
     while done < steps:
-        position = Position.initial(PLAYERS, seed=rng.random())
+        position = Position.initial(PLAYERS, seed=rng.randrange(1 << 63))
         while not position.is_over and done < steps:
             position, _ = position.play(rng.choice(list(position.legal_moves())))
             done += 1
@@ -41,7 +41,7 @@ def openspiel_steps(steps: int, rng: random.Random) -> int:
     done = 0
     while done < steps:
         state = game.new_initial_state()
-        state.position = Position.initial(PLAYERS, seed=rng.random())
+        state.position = Position.initial(PLAYERS, seed=rng.randrange(1 << 63))
         while not state.is_terminal() and done < steps:
             state.apply_action(rng.choice(state.legal_actions()))
             done += 1
@@ -76,7 +76,7 @@ def pettingzoo_steps(steps: int, rng: random.Random) -> float:
 def mask_only(steps: int, rng: random.Random) -> int:
     done = 0
     while done < steps:
-        position = Position.initial(PLAYERS, seed=rng.random())
+        position = Position.initial(PLAYERS, seed=rng.randrange(1 << 63))
         while not position.is_over and done < steps:
             mask = np.zeros(NUM_ACTIONS, np.int8)
             mask[legal_actions(position)] = 1

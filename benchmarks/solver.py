@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from strength import name_seed  # noqa: E402  (the match seeds of benchmarks/strength.py)
+
 from stawvs_ap import Position, StawvsGame, from_record, solve  # noqa: E402
 from stawvs_ap.bots import GreedyBot  # noqa: E402
 from stawvs_ap.bots.arena import play_match, summarise, wilson  # noqa: E402
@@ -122,7 +124,7 @@ def reach(source: str, players: list[int], plies: list[int], limit: float, games
         )
 
 
-def strength(games: int, jobs: int, seed: str) -> None:
+def strength(games: int, jobs: int, seed: int) -> None:
     lineup = [BotSpec.parse(NEW), BotSpec.parse(PREVIOUS)]
     each = max(2, games // len(VARIANT_SETS) // 2 * 2)  # even: seats swapped
     wins = played = 0.0
@@ -130,9 +132,8 @@ def strength(games: int, jobs: int, seed: str) -> None:
     print("| --- | --- | --- | --- |")
     started = time.monotonic()
     for variants in VARIANT_SETS:
-        results = play_match(
-            lineup, each, variants=variants, seed=seed + "-".join(variants), jobs=jobs
-        )
+        match_seed = name_seed(f"{seed}-{'-'.join(variants)}")
+        results = play_match(lineup, each, variants=variants, seed=match_seed, jobs=jobs)
         stats = summarise(lineup, results)[0]
         wins += stats.wins
         played += stats.games
@@ -160,7 +161,7 @@ def main() -> int:
     s = sub.add_parser("strength", help="the new mcts against the previous release's")
     s.add_argument("--games", type=int, default=200)
     s.add_argument("--jobs", type=int, default=1)
-    s.add_argument("--seed", default="solver-", help="other seeds play other boards")
+    s.add_argument("--seed", type=int, default=0, help="other seeds play other boards")
     args = parser.parse_args()
     if args.command == "reach":
         reach(args.source, args.players, args.plies, args.limit, args.games)

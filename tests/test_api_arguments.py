@@ -129,6 +129,7 @@ CALLS: dict[str, Callable[[Any], object]] = {
     "from_position(notation)": lambda v: StawvsGame.from_position(v),
     "random_move(rng)": lambda v: GAME.clone().random_move(v),
     "chat_log(names)": lambda v: GAME.chat_log(v),
+    "moves_in_words(names)": lambda v: GAME.moves_in_words(v),
     "load(i)": lambda v: GAME.clone().load(v),
     "resign(player)": lambda v: GAME.clone().resign(v),
     "move(m)": lambda v: GAME.clone().move(v),

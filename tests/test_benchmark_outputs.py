@@ -69,3 +69,12 @@ def test_the_instruction_count_refuses_a_folder_without_the_package(tmp_path: Pa
     assert done.returncode == 2
     assert f"{tmp_path} holds no stawvs_ap package" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow  # a process with OpenSpiel and PettingZoo
+def test_the_research_benchmark_steps_every_way() -> None:
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    done = _run("research.py", "--steps", "50")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("steps/s") == 4

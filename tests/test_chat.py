@@ -144,3 +144,15 @@ def test_endings_add_one_entry_with_as_many_sentences_as_the_reference(line):
     method = getattr(g, line["which"])
     (method(line["player"]) if line.get("player") else method())
     assert len(g.chat_log(NAMES)[-1]) == len(line["chatLog_last"])
+
+
+@pytest.mark.parametrize("game", GAMES[::4], ids=ref.game_id)
+def test_moves_in_words_are_the_chat_log_move_by_move(game):
+    final = StawvsGame(game["final"])
+    said = final.moves_in_words(NAMES)
+    assert len(said) == sum(map(len, final.move_history()))
+    pairs = list(zip(said, game["plies"], strict=True))
+    assert [text for text, ply in pairs if ply["results"]] == [
+        " ".join(entry[1:]) for entry in _log(game)
+    ]
+    assert all(text == "" for text, ply in pairs if not ply["results"])
