@@ -94,6 +94,7 @@ def moves(record_file: str) -> list[Any]:
     return json.loads(Path(record_file).read_text())["moves"]  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # a cluster run (the long battery runs it)
 def test_a_match_on_the_cluster_gives_the_same_games_and_report_as_here(
     cluster: LoopbackCluster, tmp_path: Path
 ) -> None:
