@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from stawvs_ap.bots import base as bots_base
+
 
 class SteppingClock:
     """A stand-in for the bots' clock (``stawvs_ap.bots.base.time``) that moves
@@ -17,3 +21,10 @@ class SteppingClock:
         self.readings += 1
         self.now += self.step
         return self.now
+
+
+def stepping_clock(monkeypatch: pytest.MonkeyPatch, step: float = 0.001) -> SteppingClock:
+    """A :class:`SteppingClock` put in place of the bots' clock for one test."""
+    clock = SteppingClock(step)
+    monkeypatch.setattr(bots_base, "time", clock)
+    return clock

@@ -22,11 +22,10 @@ from service_support import (
     start_server,
     state_after,
 )
-from stepping_clock import SteppingClock
+from stepping_clock import stepping_clock
 
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.bots import GreedyBot, MCTSBot, UCTBot
-from stawvs_ap.bots import base as bots_base
 from stawvs_ap.bots.arena import BotSpec
 from stawvs_ap.core.moves import Move
 from stawvs_ap.core.scoring import group_collection
@@ -164,8 +163,7 @@ def test_the_budget_is_the_calls_else_the_specs_else_one_second() -> None:
 
 
 def test_a_time_budget_holds_over_the_service(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = SteppingClock()  # a millisecond a reading: 0.3 s is about 300 readings
-    monkeypatch.setattr(bots_base, "time", clock)
+    clock = stepping_clock(monkeypatch)  # a millisecond a reading: 0.3 s is ~300 readings
     call("bot_move", {"state": state_after(6), "bot": "mcts", "seconds": 0.3})
     assert 300 <= clock.readings < 400
 

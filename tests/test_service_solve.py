@@ -8,10 +8,9 @@ import time
 
 import pytest
 from service_support import finished_state
-from stepping_clock import SteppingClock
+from stepping_clock import stepping_clock
 
 from stawvs_ap import StawvsGame, solve
-from stawvs_ap.bots import base as bots_base
 from stawvs_ap.bots import solver as solver_module
 from stawvs_ap.service import APP_ERROR, call
 from stawvs_ap.service.bots import MAX_SEARCH_SECONDS, MAX_SOLVE_NODES
@@ -78,8 +77,7 @@ def test_solver_budgets_beyond_the_limits_are_refused_before_any_search(
 
 
 def test_a_time_budget_holds_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = SteppingClock(step=0.02)  # 20 ms a reading: 0.3 s is 15 readings
-    monkeypatch.setattr(bots_base, "time", clock)
+    clock = stepping_clock(monkeypatch, step=0.02)  # 20 ms a reading: 0.3 s is 15 readings
     answer = call("solve", {"state": endgame_state(40), "seconds": 0.3})
     assert answer["proven"] is False
     # The clock is read once per _CLOCK_EVERY positions: the search stops at the

@@ -10,11 +10,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from stepping_clock import SteppingClock
+from stepping_clock import stepping_clock
 
 import stawvs_ap
 from stawvs_ap import Move, Position, StawvsGame
-from stawvs_ap.bots import base as bots_base
 from stawvs_ap.bots import solver as solver_module
 from stawvs_ap.bots.solver import Solution, Solver, solve
 from stawvs_ap.core.pyramids import EMPTY
@@ -254,8 +253,7 @@ def test_a_node_budget_is_kept() -> None:
 
 
 def test_a_time_budget_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = SteppingClock(step=0.02)  # 20 ms a reading, whatever the machine does
-    monkeypatch.setattr(bots_base, "time", clock)
+    clock = stepping_clock(monkeypatch, step=0.02)  # 20 ms a reading, whatever the machine does
     solution = solve(middle_game(), seconds=0.2)
     assert not solution.proven and 0.2 <= solution.seconds <= 0.2 + 0.06
     # one reading every _CLOCK_EVERY positions, the search stopping at the first past the deadline

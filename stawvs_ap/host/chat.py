@@ -23,6 +23,7 @@ from ..core.events import (
     TimedOut,
 )
 from ..core.squares import SQUARE_NAMES
+from ..errors import ErrorCode, StawvsError
 from ..i18n import Catalogue, Listing, Phrase, catalogue, player_name
 from . import messages as m
 
@@ -142,8 +143,13 @@ def entry_sentences(
     ``words``' language (default English); an empty list for an entry with no
     results.
 
-    ``names[p - 1]`` names player p (default ``"Player p"`` in that language).
+    ``names[p - 1]`` names player p (default ``"Player p"`` in that language);
+    ``BAD_ARGUMENT`` when ``names`` is not a list or tuple.
     """
+    if not isinstance(names, list | tuple | None):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"names are a list of player names, not {names!r}"
+        )
     words = words or catalogue()
     name_of: dict[int, Name] = {p: player_name(p) for p in range(1, numplayers + 1)}
     for p, name in enumerate(names or [], start=1):

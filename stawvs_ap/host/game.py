@@ -703,10 +703,6 @@ class StawvsGame:
     ) -> list[list[str]]:
         """Per stack entry with results: ``[timestamp, sentence, …]``, in the
         game's language (or ``locale``'s)."""
-        if not isinstance(names, list | tuple | None):
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"names are a list of player names, not {names!r}"
-            )
         return chat.chat_log(self._stack, self.numplayers, names, self._words(locale))
 
     def moves_in_words(
@@ -720,10 +716,6 @@ class StawvsGame:
         >>> game.move("b7").moves_in_words(["Ann", "Bob"])
         ['Ann placed a cap on the large green pyramid at b7.']
         """
-        if not isinstance(names, list | tuple | None):
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"names are a list of player names, not {names!r}"
-            )
         said = chat.entry_sentences(self._stack, self.numplayers, names, self._words(locale))
         return [" ".join(sentences) for sentences in said]
 

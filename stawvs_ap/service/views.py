@@ -145,6 +145,11 @@ def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
     ),
 )
 def svg(params: Params) -> Result:
+    play = params.get("play", False)
+    if play and ("click" not in params or "ply" in params):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, "'play' goes with a 'click' on the latest position (no 'ply')"
+        )
     game = _shown(params)
     shown: StawvsGame | Position = game
     highlights: dict[str, list[str]] = {}
@@ -157,16 +162,10 @@ def svg(params: Params) -> Result:
         answer["click"] = clicked._asdict()
         if clicked.valid:
             built = clicked.move
-        if clicked.valid and clicked.complete == 1 and params.get("play"):
-            if "ply" in params:
-                raise StawvsError(
-                    ErrorCode.BAD_ARGUMENT, "a click is played on the latest position, not at 'ply'"
-                )
+        if clicked.valid and clicked.complete == 1 and play:
             game.move(built)
             answer.update(played(game))
             built = ""
-    elif params.get("play"):
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, "'play' goes with a 'click'")
     if built:
         verdict = game.validate_move(built)
         if not verdict.valid:

@@ -24,8 +24,8 @@ export function showPicture(board, text) {
   drawn.removeAttribute("height");
   const shown = board.firstElementChild;
   const cells = shown?.querySelector(":scope > g.squares");
-  if (!cells || shown.dataset.cells !== cellsKey(drawn)) {
-    drawn.dataset.cells = cellsKey(drawn);
+  drawn.dataset.cells = cellsKey(drawn);
+  if (!cells || shown.dataset.cells !== drawn.dataset.cells) {
     board.replaceChildren(drawn);
     makeGrid(drawn);
     drawn.querySelector("g.squares")?.append(cursorMark());
