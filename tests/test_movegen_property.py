@@ -208,12 +208,18 @@ def test_a_random_playout_plays_only_legal_moves_to_the_end(game: StawvsGame, se
 @settings(max_examples=scaled(40), deadline=None)
 @given(random_games())
 def test_positions_made_by_play_equal_positions_built_from_their_parts(game: StawvsGame) -> None:
-    # play() makes positions with tuple.__new__ (no named tuple __new__, no checks):
-    # each must be what the plain constructor makes of the same parts, its
-    # bitmasks of occupied and capped squares included.
+    # play() and with_cap_moved() make positions with core.position._make
+    # (tuple.__new__: no named tuple __new__, no checks): each must be what the
+    # plain constructor makes of the same parts, its bitmasks of occupied and
+    # capped squares included.
     position = game.position
-    for move in list(position.legal_moves())[:5]:
-        after, _ = position.play(move)
+    made = [position.play(move)[0] for move in list(position.legal_moves())[:5]]
+    made += [
+        position.with_cap_moved(move.source, move.dest)
+        for move in list(position.legal_moves())[:3]
+        if move.dest is not None and move.source is not None
+    ]
+    for after in made:
         built = Position.build(
             after.rules,
             after.board,

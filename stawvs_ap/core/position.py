@@ -11,6 +11,7 @@ together since a named tuple cannot be split across mixins.
 from __future__ import annotations
 
 import random
+from functools import partial
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
@@ -28,9 +29,8 @@ __all__ = ["EMPTY", "MAX_SEED", "Mode", "Position", "is_seed"]
 Mode = Literal["place", "collect"]
 _BITS: Final[tuple[int, ...]] = tuple(1 << sq for sq in range(64))
 _NO_CAPS: Final = bytes(64)
-#: Moves make positions with this, not ``Position(...)``: a named tuple's
-#: generated ``__new__`` is a Python call that costs as much again as the tuple
-#: itself, and playouts and searches make millions of positions.
+#: The ``Moved`` event of every move is made with this, not ``Moved(...)``,
+#: for the reason positions are made with :data:`_make`.
 _tuple_new: Final = tuple.__new__
 _EMPTY_BYTE: Final = bytes((EMPTY,))
 
@@ -464,8 +464,7 @@ class Position(NamedTuple):
             new_caps[source] = player
             capped |= 1 << source
             mode = "collect" if capped.bit_count() == rules.total_caps else "place"
-            after = _tuple_new(
-                Position,
+            after = _make(
                 (
                     rules,
                     board,
@@ -485,8 +484,7 @@ class Position(NamedTuple):
         new_caps[source] = 0
         collections = list(captured)
         collections[player - 1] += (claimed,)
-        after = _tuple_new(
-            Position,
+        after = _make(
             (
                 rules,
                 board[:target] + _EMPTY_BYTE + board[target + 1 :],
@@ -509,8 +507,7 @@ class Position(NamedTuple):
             under = tuple(PYRAMIDS[self.board[sq]] for sq in self.cap_squares(player))
             passed = Passed(player, first=True, under_caps=under)
             eliminated = (*self.eliminated, player)
-        after = _tuple_new(
-            Position,
+        after = _make(
             (
                 self.rules,
                 self.board,
@@ -544,8 +541,7 @@ class Position(NamedTuple):
             collections[owner - 1] += (pyramid,)
             board[sq] = PYRAMIDS[pyramid].ghost
             captures.append(FinalCapture(owner, SQUARES[sq], PYRAMIDS[pyramid]))
-        after = _tuple_new(
-            Position,
+        after = _make(
             (
                 self.rules,
                 bytes(board),
@@ -566,8 +562,7 @@ class Position(NamedTuple):
         caps = bytearray(self.caps)
         caps[dest] = caps[source]
         caps[source] = 0
-        return _tuple_new(
-            Position,
+        return _make(
             (
                 self.rules,
                 self.board,
@@ -580,3 +575,11 @@ class Position(NamedTuple):
                 self.capped ^ (1 << source | 1 << dest),
             ),
         )
+
+
+#: Every position a move makes is made here, from its fields in order, and not
+#: by ``Position(...)``: a named tuple's generated ``__new__`` is a Python call
+#: that costs as much again as the tuple itself, and playouts and searches make
+#: millions of positions. ``tests/test_movegen_property.py`` holds what it makes
+#: to :meth:`Position.build`.
+_make: Final = partial(tuple.__new__, Position)
