@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
+import cli_inprocess
 import pytest
 
 from stawvs_ap import StawvsGame
@@ -38,16 +37,7 @@ FAST = [
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return cli_inprocess.run(*args, stdin=stdin)
 
 
 def test_specs_parse_and_refuse_what_no_bot_takes() -> None:

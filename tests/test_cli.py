@@ -1,4 +1,9 @@
-"""The ``stawvs-ap`` command line, run as a user runs it: ``python -m stawvs_ap ...``."""
+"""The ``stawvs-ap`` command line: what each command says and writes.
+
+The commands run inside the test's process (``cli_inprocess.run``), which
+answers what ``python -m stawvs_ap ...`` would; one test starts the module as a
+user does, and the tests of what only a process shows are in
+``test_cli_output_*``, ``test_cli_locking`` and ``test_cli_bounded_input``."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cli_inprocess import run
 from reference_data import games
 
 from stawvs_ap import StawvsGame, __version__, from_record
@@ -19,11 +25,10 @@ from stawvs_ap.pictures.textboard import board_text
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str | Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "stawvs_ap", *map(str, args)],
-        input=stdin,
         capture_output=True,
         text=True,
         env=env,
@@ -153,6 +158,14 @@ def test_help_exits_0() -> None:
 
 def test_version_prints_the_package_version() -> None:
     assert ok("--version") == f"stawvs-ap {__version__}\n"
+
+
+def test_python_m_stawvs_ap_runs_the_command_line_in_a_process_of_its_own() -> None:
+    done = run_process("--version")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"stawvs-ap {__version__}\n", "")
+    refused = run_process("new", "--players", "5")
+    assert refused.returncode == 2 and not refused.stdout
+    assert refused.stderr.startswith("stawvs-ap: error: ") and refused.stderr.count("\n") == 1
 
 
 NAMES = ["Ann", "Bob", "Cy"]

@@ -1,5 +1,8 @@
 """Output targets: checked before any work, named as the user gave them,
-replaced keeping their permission bits, and written through symbolic links."""
+replaced keeping their permission bits, and written through symbolic links.
+
+The commands run in the test's process (``cli_inprocess``), but for the one
+that needs a umask of its own."""
 
 from __future__ import annotations
 
@@ -7,8 +10,10 @@ import os
 import stat
 from pathlib import Path
 
+import cli_process
 import pytest
-from cli_process import new_state, one_error, plies, record_file, run, temporaries
+from cli_inprocess import run
+from cli_process import new_state, one_error, plies, record_file, temporaries
 
 
 @pytest.fixture
@@ -103,7 +108,7 @@ def test_replacing_a_file_keeps_its_permission_bits(state: Path, tmp_path: Path)
 
 def test_a_new_file_gets_the_umask_mode(state: Path, tmp_path: Path) -> None:
     target = tmp_path / "board.svg"
-    assert run("svg", state, "-o", target, umask=0o027).returncode == 0
+    assert cli_process.run("svg", state, "-o", target, umask=0o027).returncode == 0
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
 
 

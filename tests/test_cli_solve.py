@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_process import run
+from cli_inprocess import run
 from test_service_solve import endgame_state
 
 from stawvs_ap import StawvsGame, from_record, solve

@@ -7,12 +7,10 @@ has begun."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_inprocess import run
 
 from stawvs_ap import StawvsGame
 from stawvs_ap.bots import GreedyBot, RandomBot
@@ -40,14 +38,7 @@ def test_every_bot_hints_its_choice_first_then_shares_with_the_lead_beside_them(
     collecting: Path, spec: str
 ) -> None:
     game = StawvsGame(collecting.read_text())
-    done = subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", "hint", str(collecting), "--bot", spec, "--json"],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        timeout=120,
-        check=False,
-    )
+    done = run("hint", collecting, "--bot", spec, "--json")
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     rows = doc["candidates"]
@@ -108,14 +99,7 @@ def test_the_service_hint_words_the_candidates_in_the_callers_language() -> None
 
 
 def test_the_text_hint_names_the_choice_first(collecting: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", "hint", str(collecting), "--bot", "greedy"],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        timeout=120,
-        check=False,
-    )
+    done = run("hint", collecting, "--bot", "greedy")
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Hint: ") and "% win share, lead " in lines[0]
     shares = [int(line.split(": ")[1].split("%")[0]) for line in lines[1:]]

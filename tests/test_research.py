@@ -20,7 +20,6 @@ import numpy as np
 import pyspiel
 import reference_data
 from open_spiel.python.algorithms import evaluate_bots, mcts
-from open_spiel.python.tests import games_sim_test
 from pettingzoo.test import api_test, seed_test
 
 import stawvs_ap.openspiel as spiel_stawvs
@@ -86,6 +85,10 @@ def test_the_actions_are_the_recorded_legal_moves_on_every_reference_game() -> N
 
 
 def _sim(spec: str) -> None:
+    # OpenSpiel's own suite imports SciPy: a second and a half, paid by the
+    # tests that use it rather than by every collection.
+    from open_spiel.python.tests import games_sim_test
+
     game = pyspiel.load_game(spec)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
     checks = games_sim_test.GamesSimTest("test_pig")

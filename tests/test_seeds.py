@@ -9,7 +9,8 @@ import math
 from typing import Any
 
 import pytest
-from cli_process import one_error, run
+from cli_inprocess import run
+from cli_process import one_error
 
 from stawvs_ap import ErrorCode, StawvsError, StawvsGame
 from stawvs_ap.bots import MCTSBot, RandomBot

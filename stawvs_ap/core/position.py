@@ -11,8 +11,8 @@ together since a named tuple cannot be split across mixins.
 from __future__ import annotations
 
 import random
-from functools import partial
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any, Final, Literal, NamedTuple
 
 from ..errors import ErrorCode, StawvsError
