@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import inspect
 import json
 import statistics
 import subprocess
@@ -169,10 +168,7 @@ def _commit() -> str | None:
 def bot_options(spec: BotSpec) -> dict[str, Any]:
     """Every keyword option the bot of ``spec`` plays with: its class's defaults,
     then the spec's own (the seed is the arena's, so it is left out)."""
-    parameters = inspect.signature(BOTS[spec.name]).parameters.values()
-    defaults = {
-        p.name: p.default for p in parameters if p.name != "seed" and p.default is not p.empty
-    }
+    defaults = {option.name: option.default for option in BOTS[spec.name].options}
     return {**defaults, **dict(spec.options)}
 
 

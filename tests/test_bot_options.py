@@ -8,9 +8,10 @@ problem, never another exception.
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import math
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,13 @@ from stawvs_ap.bots import (
     Budget,
     GreedyBot,
     MCTSBot,
+    MCTSSettings,
     Option,
+    Settings,
     UCTBot,
     make_bot,
 )
+from stawvs_ap.bots.options import options_of
 from stawvs_ap.bots.spec import MAX_SPEC_LENGTH, options_help, options_table
 from stawvs_ap.errors import ErrorCode, StawvsError
 from tests.hostile import scaled
@@ -50,21 +54,52 @@ def _refused(call: Any, *words: str) -> StawvsError:
 # -- declarations ------------------------------------------------------------------
 
 
+def _settings_class(bot: type[Bot]) -> type[Settings] | None:
+    """The settings dataclass a bot's constructor takes, if it takes one."""
+    hint = typing.get_type_hints(bot.__init__).get("settings")
+    found = [kind for kind in typing.get_args(hint) if kind is not type(None)]
+    return found[0] if found else None
+
+
 @pytest.mark.parametrize("name", sorted(BOTS))
-def test_every_constructor_keyword_is_declared_with_its_default(name: str) -> None:
-    # The constructor's defaults and the declarations' are written twice (the
-    # signature is the typed Python API); this keeps them one.
+def test_every_option_is_declared_once_a_budget_or_a_field_of_the_bots_settings(
+    name: str,
+) -> None:
     bot = BOTS[name]
-    parameters = {
-        p.name: p.default for p in inspect.signature(bot).parameters.values() if p.name != "seed"
-    }
-    assert parameters == {option.name: option.default for option in bot.options}
+    budget = {"seconds", "iterations", "command"}  # the budget every bot takes; exec's program
+    settings = _settings_class(bot)
+    own = [option for option in bot.options if option.name not in budget]
+    if settings is None:
+        assert not own
+    else:
+        assert own == list(options_of(settings))
+        assert [f.name for f in dataclasses.fields(settings)] == [o.name for o in own]
     for option in bot.options:
         assert option.help and option.kind in (int, float, bool, str)
         if option.kind in (int, float):
             assert option.low is not None and option.high is not None, option
         if option.default is not None:
             assert option.check(option.default) == option.default
+
+
+@pytest.mark.parametrize("bot", [MCTSBot, UCTBot])
+def test_a_constructor_takes_settings_and_changes_by_name_each_checked(bot: type[Bot]) -> None:
+    settings = _settings_class(bot)
+    assert settings is not None
+    made = bot(iterations=10)
+    assert made.settings == settings()  # type: ignore[attr-defined]
+    assert bot(iterations=10, memory=50).settings.memory == 50  # type: ignore[attr-defined]
+    given = settings(memory=60)  # type: ignore[call-arg]
+    assert bot(iterations=10, settings=given).settings is given  # type: ignore[attr-defined]
+    _refused(lambda: bot(iterations=10, memory=0), "option memory must be")
+    _refused(lambda: settings(memory=0), "option memory must be")  # type: ignore[call-arg]
+    _refused(lambda: bot(iterations=10, depth=3), f"bot {bot.name} takes the options", "'depth'")
+
+
+def test_mcts_settings_hold_every_option_the_spec_gives() -> None:
+    bot = BotSpec.parse("mcts:iterations=5,exploration=0.7,reuse=false").make(seed=1)
+    assert bot.settings == MCTSSettings(exploration=0.7, reuse=False)  # type: ignore[attr-defined]
+    assert MCTSSettings(exploration=1).exploration == 1.0  # a whole number for a float
 
 
 def test_the_issues_crashing_options_are_refused_naming_the_option_and_its_range() -> None:
@@ -129,7 +164,7 @@ def test_constructors_check_their_options_as_specs_do() -> None:
     _refused(lambda: UCTBot(memory=10**9), "option memory")
     _refused(lambda: GreedyBot(seconds=MAX_SECONDS * 2), "option seconds")
     _refused(lambda: GreedyBot(iterations=0), "option iterations")
-    assert MCTSBot(exploration=1).exploration == 1.0  # a whole number is a number
+    assert MCTSBot(exploration=1).settings.exploration == 1.0  # a whole number is a number
 
 
 def test_budgets_have_maxima_and_an_iteration_budget_stops_at_the_longest_think() -> None:
@@ -153,7 +188,7 @@ def _game() -> Any:
 
 def test_make_bot_takes_the_calls_budget_else_the_specs_else_the_bots() -> None:
     bot, budget = make_bot("mcts:iterations=300,temperature=3", seed=7)
-    assert isinstance(bot, MCTSBot) and bot.temperature == 3.0 and bot.seed == 7
+    assert isinstance(bot, MCTSBot) and bot.settings.temperature == 3.0 and bot.seed == 7
     assert budget == Budget(iterations=300)
     assert make_bot("mcts:iterations=300", seconds=0.5)[1] == Budget(seconds=0.5)
     assert make_bot("mcts")[1] == Budget(seconds=1.0)
@@ -196,7 +231,8 @@ def test_every_value_in_its_declared_range_is_accepted_and_round_trips(
     assert BotSpec.parse(str(spec)) == spec
     bot = spec.make(1)
     for key, value in spec.options:
-        assert getattr(bot, key, None) == value or key in ("seconds", "iterations")
+        settings = getattr(bot, "settings", None)  # the bots with options of their own
+        assert getattr(settings, key, None) == value or key in ("seconds", "iterations")
 
 
 _SPEC_TEXT = st.one_of(

@@ -27,24 +27,31 @@ ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = '''
 """A plug-in bot: plays the legal move that comes first, or the last with last=true."""
 
-from stawvs_ap.bots import Bot, Candidate, Option
-from stawvs_ap.bots.options import ITERATIONS, SECONDS
+from dataclasses import dataclass
+
+from stawvs_ap.bots import Bot, Candidate, Settings, setting
+from stawvs_ap.bots.options import ITERATIONS, SECONDS, options_of, with_changes
+
+
+@dataclass(frozen=True)
+class FirstSettings(Settings):
+    last: bool = setting(False, "play the last legal move")
 
 
 class FirstBot(Bot):
     name = "first"
-    options = (SECONDS, ITERATIONS, Option("last", bool, False, "play the last legal move"))
+    options = (SECONDS, ITERATIONS, *options_of(FirstSettings))
 
-    def __init__(self, *, seed=None, seconds=None, iterations=None, last=False):
+    def __init__(self, *, seed=None, seconds=None, iterations=None, settings=None, **changes):
         super().__init__(seed=seed, seconds=seconds, iterations=iterations)
-        self.last = self.option("last").check(last)
+        self.settings = with_changes(settings or FirstSettings(), changes, self.name)
 
     def _choose(self, position, budget):
         return self._analyse(position, budget)[0].move
 
     def _analyse(self, position, budget):
         moves = list(position.legal_moves())
-        if self.last:
+        if self.settings.last:
             moves.reverse()
         return [Candidate(move, 1, 0.5) for move in moves]
 

@@ -22,7 +22,9 @@ with a legal :class:`~stawvs_ap.core.moves.Move`, leaving ``game`` unchanged;
 read ``game.position`` only, so a :class:`~stawvs_ap.core.position.Position`
 will do as well. A bot spec (``mcts:seconds=0.5``, :class:`BotSpec`) names a
 bot and its options, each declared with a type and a range
-(:class:`Option`); :func:`make_bot` makes the bot and its budget from one.
+(:class:`Option`; a bot's own options are the fields of its settings dataclass,
+such as :class:`MCTSSettings`, made with :func:`setting` on :class:`Settings`);
+:func:`make_bot` makes the bot and its budget from one.
 :func:`bot_class` finds a bot by name, built in or a plug-in of another
 package; :class:`ExecBot` plays an external program. docs/bots.md says what
 every bot promises.
@@ -31,13 +33,13 @@ every bot promises.
 from __future__ import annotations
 
 from .base import Bot, BotFailure, Budget, Candidate
-from .engine import ExecBot
-from .mcts import MCTSBot
-from .options import MAX_ITERATIONS, MAX_SECONDS, Option
+from .engine import ExecBot, ExecSettings
+from .mcts import MCTSBot, MCTSSettings
+from .options import MAX_ITERATIONS, MAX_SECONDS, Option, Settings, setting
 from .registry import BOTS, ENTRY_POINT_GROUP, bot_class, bot_names
 from .simple import GreedyBot, RandomBot
 from .spec import BotSpec, make_bot
-from .uct import UCTBot
+from .uct import UCTBot, UCTSettings
 
 __all__ = [
     "BOTS",
@@ -50,12 +52,17 @@ __all__ = [
     "Budget",
     "Candidate",
     "ExecBot",
+    "ExecSettings",
     "GreedyBot",
     "MCTSBot",
+    "MCTSSettings",
     "Option",
     "RandomBot",
+    "Settings",
     "UCTBot",
+    "UCTSettings",
     "bot_class",
     "bot_names",
     "make_bot",
+    "setting",
 ]

@@ -28,7 +28,7 @@ import shlex
 import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from ..core.moves import Move
@@ -37,10 +37,19 @@ from ..core.variants import VARIANTS, Rules, rules_for
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
 from .base import Bot, BotFailure, Budget, Candidate, GameLike
-from .options import ITERATIONS, SECONDS, Option, excerpt
+from .options import (
+    ITERATIONS,
+    SECONDS,
+    Option,
+    Settings,
+    excerpt,
+    options_of,
+    setting,
+    with_changes,
+)
 from .pipes import MAX_LINE_BYTES, EngineProcess
 
-__all__ = ["MAX_LINE_BYTES", "ExecBot", "split_command"]
+__all__ = ["MAX_LINE_BYTES", "ExecBot", "ExecSettings", "split_command"]
 
 #: How long a stopping engine may take to exit after ``quit`` before it is killed.
 _QUIT_GRACE: Final = 0.5
@@ -67,6 +76,18 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return argv
 
 
+@dataclass(frozen=True, slots=True)
+class ExecSettings(Settings):
+    """The options of :class:`ExecBot` but its ``command``, each declared once here."""
+
+    margin: float = setting(
+        0.1, "seconds beyond its budget for the pipes and the process", low=0, high=60
+    )
+    startup: float = setting(
+        5.0, "seconds more for its first answer, while it starts", low=0, high=60
+    )
+
+
 class ExecBot(Bot):
     """A bot played by an external program (see the module's description).
 
@@ -89,22 +110,7 @@ class ExecBot(Bot):
         ),
         replace(SECONDS, help="the time the engine is given for a move (1 when not given)"),
         replace(ITERATIONS, help="accepted and ignored: an engine thinks for its seconds"),
-        Option(
-            "margin",
-            float,
-            0.1,
-            "seconds beyond its budget for the pipes and the process",
-            low=0,
-            high=60,
-        ),
-        Option(
-            "startup",
-            float,
-            5.0,
-            "seconds more for its first answer, while it starts",
-            low=0,
-            high=60,
-        ),
+        *options_of(ExecSettings),
     )
 
     def __init__(
@@ -114,8 +120,8 @@ class ExecBot(Bot):
         seed: int | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
-        margin: float = 0.1,
-        startup: float = 5.0,
+        settings: ExecSettings | None = None,
+        **changes: Any,
     ) -> None:
         super().__init__(seed=seed, seconds=1.0 if seconds is None else seconds)
         if not isinstance(command, str | list | tuple):
@@ -123,8 +129,7 @@ class ExecBot(Bot):
         if isinstance(command, str):
             self.option("command").check(command)
         self.argv = split_command(command)
-        self.margin = self.option("margin").check(margin)
-        self.startup = self.option("startup").check(startup)
+        self.settings = with_changes(settings or ExecSettings(), changes, self.name)
         self._engine: EngineProcess | None = None
         self._fresh = True  # the engine has answered nothing yet
         self._requests = 0
@@ -214,7 +219,9 @@ class ExecBot(Bot):
     def _ask(self, method: str, game: StawvsGame, budget: Budget) -> Any:
         seconds = budget.seconds if budget.seconds is not None else self.default_budget.seconds
         assert seconds is not None
-        allowed = seconds * 1.1 + self.margin + (self.startup if self._fresh else 0.0)
+        allowed = (
+            seconds * 1.1 + self.settings.margin + (self.settings.startup if self._fresh else 0.0)
+        )
         self._requests += 1
         request = {
             "jsonrpc": "2.0",

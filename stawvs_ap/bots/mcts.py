@@ -51,19 +51,21 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from heapq import heappop
+from typing import Any
 
 from ..collector import collector_paused
 from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import move_estimates, player_values, prior_move
-from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Option
+from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Settings, options_of, setting, with_changes
 from .simulate import estimate_rewards, policy_playout, rewards
 from .solver import Solution, Solver
 from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, Proof, back_up, find, subtree_bytes
 
-__all__ = ["SOLVER_NODES_PER_ITERATION", "SOLVER_TABLE", "MCTSBot"]
+__all__ = ["SOLVER_NODES_PER_ITERATION", "SOLVER_TABLE", "MCTSBot", "MCTSSettings"]
 
 #: Positions the root solver may visit per iteration of an iteration budget (a
 #: solver position costs about a tenth of an iteration), so that a bot given
@@ -71,6 +73,42 @@ __all__ = ["SOLVER_NODES_PER_ITERATION", "SOLVER_TABLE", "MCTSBot"]
 SOLVER_NODES_PER_ITERATION = 10
 #: Entries of the bot's solver table (about 30 MB at most).
 SOLVER_TABLE = 1 << 17
+
+
+@dataclass(frozen=True, slots=True)
+class MCTSSettings(Settings):
+    """The options of :class:`MCTSBot` (its documentation says what each does),
+    each declared once here: its type, default, help and range."""
+
+    exploration: float = setting(0.25, "the UCB constant", low=0, high=100)
+    widening: float = setting(
+        2.0,
+        "progressive widening: a node visited n times has about 1 + widening·√n children",
+        low=0,
+        high=100,
+    )
+    expand_after: int = setting(1, "visits before a leaf's moves are ranked", low=0, high=1000)
+    epsilon: float = setting(0.1, "share of uniformly random playout moves", low=0, high=1)
+    samples: int = setting(2, "random moves each playout move is the best of", low=1, high=100)
+    margin: float = setting(0.1, "share of a finished game's reward from the margin", low=0, high=1)
+    plies: int = setting(
+        0, "playout moves before a leaf is evaluated (-1: to the end of the game)", low=-1, high=500
+    )
+    temperature: float = setting(
+        4.0,
+        "points of lead that make a leaf worth 73% rather than 50%",
+        low=0,
+        high=1000,
+        above=True,
+    )
+    minimax: float = setting(0.4, "weight of the best line's value in selection", low=0, high=1)
+    reuse: bool = setting(True, "keep the subtree of the position reached between moves")
+    memory: int = setting(None, shared=MEMORY)
+    solve: bool = setting(True, "prove values in the tree and solve small endgames exactly")
+    solver: float = setting(0.5, "share of the budget the root solver may take", low=0, high=1)
+    solve_below: int = setting(
+        16, "free pyramids at most for the root solver to try", low=0, high=64
+    )
 
 
 class MCTSBot(Bot):
@@ -93,57 +131,7 @@ class MCTSBot(Bot):
     """
 
     name = "mcts"
-    options = (
-        SEARCH_SECONDS,
-        ITERATIONS,
-        Option("exploration", float, 0.25, "the UCB constant", low=0, high=100),
-        Option(
-            "widening",
-            float,
-            2.0,
-            "progressive widening: a node visited n times has about 1 + widening·√n children",
-            low=0,
-            high=100,
-        ),
-        Option("expand_after", int, 1, "visits before a leaf's moves are ranked", low=0, high=1000),
-        Option("epsilon", float, 0.1, "share of uniformly random playout moves", low=0, high=1),
-        Option("samples", int, 2, "random moves each playout move is the best of", low=1, high=100),
-        Option(
-            "margin", float, 0.1, "share of a finished game's reward from the margin", low=0, high=1
-        ),
-        Option(
-            "plies",
-            int,
-            0,
-            "playout moves before a leaf is evaluated (-1: to the end of the game)",
-            low=-1,
-            high=500,
-        ),
-        Option(
-            "temperature",
-            float,
-            4.0,
-            "points of lead that make a leaf worth 73% rather than 50%",
-            low=0,
-            high=1000,
-            above=True,
-        ),
-        Option(
-            "minimax", float, 0.4, "weight of the best line's value in selection", low=0, high=1
-        ),
-        Option("reuse", bool, True, "keep the subtree of the position reached between moves"),
-        MEMORY,
-        Option("solve", bool, True, "prove values in the tree and solve small endgames exactly"),
-        Option("solver", float, 0.5, "share of the budget the root solver may take", low=0, high=1),
-        Option(
-            "solve_below",
-            int,
-            16,
-            "free pyramids at most for the root solver to try",
-            low=0,
-            high=64,
-        ),
-    )
+    options = (SEARCH_SECONDS, ITERATIONS, *options_of(MCTSSettings))
 
     def __init__(
         self,
@@ -151,39 +139,15 @@ class MCTSBot(Bot):
         seed: int | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
-        exploration: float = 0.25,
-        widening: float = 2.0,
-        expand_after: int = 1,
-        epsilon: float = 0.1,
-        samples: int = 2,
-        margin: float = 0.1,
-        plies: int = 0,
-        temperature: float = 4.0,
-        minimax: float = 0.4,
-        reuse: bool = True,
-        memory: int = 200,
-        solve: bool = True,
-        solver: float = 0.5,
-        solve_below: int = 16,
+        settings: MCTSSettings | None = None,
+        **changes: Any,
     ) -> None:
+        """``settings`` (default: the defaults), with ``changes`` made: options by
+        name, as in ``MCTSBot(seconds=0.5, exploration=0.3)``."""
         if seconds is None and iterations is None:
             seconds = 1.0
         super().__init__(seed=seed, seconds=seconds, iterations=iterations)
-        option = self.option
-        self.exploration = option("exploration").check(exploration)
-        self.widening = option("widening").check(widening)
-        self.expand_after = option("expand_after").check(expand_after)
-        self.epsilon = option("epsilon").check(epsilon)
-        self.samples = option("samples").check(samples)
-        self.margin = option("margin").check(margin)
-        self.plies = option("plies").check(plies)
-        self.temperature = option("temperature").check(temperature)
-        self.minimax = option("minimax").check(minimax)
-        self.reuse = option("reuse").check(reuse)
-        self.memory = option("memory").check(memory)
-        self.solve = option("solve").check(solve)
-        self.solver = option("solver").check(solver)
-        self.solve_below = option("solve_below").check(solve_below)
+        self.settings = with_changes(settings or MCTSSettings(), changes, self.name)
         self._solver = Solver(SOLVER_TABLE)
         #: The root solver's answer of the last question, when it ran.
         self.last_solution: Solution | None = None
@@ -217,7 +181,7 @@ class MCTSBot(Bot):
         old, self._root = self._root, None
         old_bytes, self._tree_bytes = self._tree_bytes, NODE_BYTES
         found = None
-        if self.reuse and old is not None and old.position.rules == position.rules:
+        if self.settings.reuse and old is not None and old.position.rules == position.rules:
             found = find(old, position, position.rules.numplayers + 1, deadline)
         if found is None:
             if old is not None:
@@ -286,18 +250,18 @@ class MCTSBot(Bot):
         back up the rewards (and, with ``solve``, the proofs)."""
         node = root
         path = [root]
-        grows = self._tree_bytes + self._compost.bytes < self.memory << 20
-        solve = self.solve
+        grows = self._tree_bytes + self._compost.bytes < self.settings.memory << 20
+        solve = self.settings.solve
         while True:
             position = node.position
             if position.is_over:
-                shares = rewards(position.scores(), self.margin)
+                shares = rewards(position.scores(), self.settings.margin)
                 node.values = shares
                 if solve:
                     node.proven = Proof(shares, tuple(position.winners()))
                 break
             if node.untried is None:
-                if (node.visits < self.expand_after and node is not root) or not grows:
+                if (node.visits < self.settings.expand_after and node is not root) or not grows:
                     shares = self._playout(position)
                     break
                 node.untried = move_estimates(position)
@@ -305,7 +269,7 @@ class MCTSBot(Bot):
             if (
                 node.untried
                 and (
-                    len(node.children) < 1 + self.widening * math.sqrt(node.visits)
+                    len(node.children) < 1 + self.settings.widening * math.sqrt(node.visits)
                     # every child proven: only a new one can be sampled
                     or (solve and all(c.proven is not None for c in node.children))
                 )
@@ -320,7 +284,7 @@ class MCTSBot(Bot):
                 node.values = self._estimate(after)
                 if solve and after.is_over:
                     node.proven = Proof(node.values, tuple(after.winners()))
-                shares = self._playout(after) if self.plies else node.values
+                shares = self._playout(after) if self.settings.plies else node.values
                 break
             chosen = self._select(node)
             if chosen is None:  # every child proven, and no room for another
@@ -363,13 +327,13 @@ class MCTSBot(Bot):
 
     def _playout(self, position: Position) -> list[float]:
         """Every player's reward from a playout of ``position`` (none with ``plies=0``)."""
-        if self.plies:
+        if self.settings.plies:
             position = policy_playout(
                 position,
                 self.rng,
-                epsilon=self.epsilon,
-                samples=self.samples,
-                max_plies=None if self.plies < 0 else self.plies,
+                epsilon=self.settings.epsilon,
+                samples=self.settings.samples,
+                max_plies=None if self.settings.plies < 0 else self.settings.plies,
                 deadline=self._deadline,
             )
         return self._estimate(position)
@@ -377,17 +341,17 @@ class MCTSBot(Bot):
     def _estimate(self, position: Position) -> list[float]:
         """Every player's reward as the evaluation of ``position`` says."""
         if position.is_over:
-            return rewards(position.scores(), self.margin)
-        return estimate_rewards(player_values(position), self.temperature)
+            return rewards(position.scores(), self.settings.margin)
+        return estimate_rewards(player_values(position), self.settings.temperature)
 
     def _select(self, node: Node) -> Node | None:
         """The child with the best UCB1 score for the player to move at ``node``, its
         mean reward mixed with its implicit minimax value (weight ``minimax``);
         with ``solve``, never a proven child (None when every child is)."""
-        scale = self.exploration * math.sqrt(math.log(node.visits))
-        weight = self.minimax
+        scale = self.settings.exploration * math.sqrt(math.log(node.visits))
+        weight = self.settings.minimax
         player = node.position.currplayer - 1
-        skip_proven = self.solve
+        skip_proven = self.settings.solve
         best = None
         best_score = -1.0
         for child in node.children:
@@ -433,7 +397,7 @@ class MCTSBot(Bot):
         lower; moves proven lost last."""
         tried = [c for c in root.children if c.visits]
         ranked = sorted(tried, key=lambda c: (c.visits, c.total / c.visits), reverse=True)
-        if not self.solve:
+        if not self.settings.solve:
             return ranked
         mover = root.position.currplayer
         me = mover - 1
@@ -467,19 +431,19 @@ class MCTSBot(Bot):
         share of ``budget``; else no candidates and the budget left."""
         self.last_solution = None
         if (
-            not self.solve
-            or not self.solver
+            not self.settings.solve
+            or not self.settings.solver
             or position.mode != "collect"
-            or position.free.bit_count() > self.solve_below
+            or position.free.bit_count() > self.settings.solve_below
         ):
             return [], budget
-        seconds = None if budget.seconds is None else budget.seconds * self.solver
+        seconds = None if budget.seconds is None else budget.seconds * self.settings.solver
         nodes = None
         if budget.iterations is not None:
-            share = budget.iterations * SOLVER_NODES_PER_ITERATION * self.solver
+            share = budget.iterations * SOLVER_NODES_PER_ITERATION * self.settings.solver
             nodes = max(1, int(share))
         elif seconds is None:
-            seconds = self.solver
+            seconds = self.settings.solver
         solution = self._solver.solve(position, seconds=seconds, nodes=nodes)
         self.last_solution = solution
         decisive = solution.proven and (

@@ -17,13 +17,31 @@ stawvs_ap.errors.StawvsError: option temperature must be a number above 0 and at
 
 The budgets every bot takes, :data:`SECONDS` and :data:`ITERATIONS`, have the
 maxima :data:`MAX_SECONDS` and :data:`MAX_ITERATIONS`.
+
+A bot's own options are the fields of its settings, a frozen dataclass
+derived from :class:`Settings` whose every field is a :func:`setting`: the
+field's name and type, and the setting's default, help and range, are the
+option's one declaration. :func:`options_of` reads them, and a settings value
+is checked when it is made:
+
+>>> @dataclass(frozen=True)
+... class Oven(Settings):
+...     heat: float = setting(180.0, "degrees", low=50, high=300)
+>>> [(o.name, o.kind.__name__, o.default, o.describe()) for o in options_of(Oven)]
+[('heat', 'float', 180.0, 'a number from 50 to 300')]
+>>> Oven(heat=200)
+Oven(heat=200.0)
+>>> Oven(heat=900)
+Traceback (most recent call last):
+...
+stawvs_ap.errors.StawvsError: option heat must be a number from 50 to 300, not 900
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from typing import Final, Generic, TypeVar
+from dataclasses import Field, dataclass, field, fields, replace
+from typing import Any, ClassVar, Final, Generic, TypeVar, get_type_hints
 
 from ..errors import ErrorCode, StawvsError
 
@@ -35,7 +53,11 @@ __all__ = [
     "SEARCH_SECONDS",
     "SECONDS",
     "Option",
+    "Settings",
     "excerpt",
+    "options_of",
+    "setting",
+    "with_changes",
 ]
 
 T = TypeVar("T", int, float, bool, str)
@@ -183,3 +205,63 @@ ITERATIONS: Final = Option(
     low=1,
     high=MAX_ITERATIONS,
 )
+
+
+_DECLARED: Final = "stawvs_ap.option"
+S = TypeVar("S", bound="Settings")
+
+
+def setting(
+    default: Any,
+    help: str = "",
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    above: bool = False,
+    shared: Option[Any] | None = None,
+) -> Any:
+    """A field of a bot's :class:`Settings`: its default, a line of help and its
+    range (as :class:`Option` takes them), or an option ``shared`` by several bots
+    (such as :data:`MEMORY`), whose own declaration is then the field's."""
+    if shared is not None:
+        return field(default=shared.default, metadata={_DECLARED: shared})
+    return field(default=default, metadata={_DECLARED: (help, low, high, above)})
+
+
+def options_of(settings: type[Settings]) -> tuple[Option[Any], ...]:
+    """The options a settings class declares, one per field, in field order."""
+    kinds = get_type_hints(settings)
+    return tuple(_option(f, kinds[f.name]) for f in fields(settings))
+
+
+def _option(declared: Field[Any], kind: type[Any]) -> Option[Any]:
+    found = declared.metadata[_DECLARED]
+    if isinstance(found, Option):
+        return found
+    help, low, high, above = found
+    return Option(declared.name, kind, declared.default, help, low=low, high=high, above=above)
+
+
+class Settings:
+    """The base of a bot's settings: a frozen dataclass of :func:`setting` fields,
+    each checked by its option when a value is made (``BAD_ARGUMENT`` naming the
+    option and its range); a whole number given for a ``float`` becomes a float."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    def __post_init__(self) -> None:
+        for option in options_of(type(self)):
+            object.__setattr__(self, option.name, option.check(getattr(self, option.name)))
+
+
+def with_changes(settings: S, changes: dict[str, Any], bot: str) -> S:
+    """``settings`` with ``changes`` (option names and values) made, each checked;
+    ``BAD_ARGUMENT`` for a name that is not one of ``bot``'s options."""
+    names = [option.name for option in options_of(type(settings))]
+    for name in changes:
+        if name not in names:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT,
+                f"bot {bot} takes the options {', '.join(names)}, not {_shown(name)}",
+            )
+    return replace(settings, **changes) if changes else settings

@@ -48,10 +48,10 @@ from typing import Final, Literal
 
 from ..core.moves import Move
 from ..core.position import Position
+from ..core.scoring import score
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from .base import now
-from .knowledge import move_priors, prior_move
 from .options import MAX_SECONDS, SECONDS, Option
 
 __all__ = ["MAX_NODES", "NODES", "Outcome", "Solution", "Solver", "solve"]
@@ -146,6 +146,8 @@ class Solver:
         self._node_limit = MAX_NODES
         self._deadline = 0.0
         self._root = 1
+        #: How often each move cut the search off in this question.
+        self._cutoffs: dict[Move, int] = {}
 
     def forget(self) -> None:
         """Empty the transposition table."""
@@ -172,6 +174,7 @@ class Solver:
         self._node_limit = MAX_NODES if nodes is None else NODES.check(nodes)
         self._deadline = start + limit
         self._nodes = 0
+        self._cutoffs.clear()  # an ordering of this question's: answers stay reproducible
         self._root = position.currplayer
         if position.is_over:
             margin = final_margin(position, self._root)
@@ -212,6 +215,10 @@ class Solver:
 
     # -- the search --------------------------------------------------------------
 
+    def _cut_off(self, move: Move) -> None:
+        """Count a move that cut the search off (the history heuristic)."""
+        self._cutoffs[move] = self._cutoffs.get(move, 0) + 1
+
     def _count(self) -> None:
         if self._nodes >= self._node_limit:
             raise _OutOfBudget
@@ -220,18 +227,33 @@ class Solver:
             raise _OutOfBudget
 
     def _ordered(self, position: Position, first: Move | None = None) -> Iterator[Move]:
-        """The legal moves, the likely best first (``first`` before all)."""
+        """The legal moves, the likely best first: ``first`` (the table's), then by
+        the points the claim adds to the mover's score now, then by how often the
+        move cut the search off, ties in the engine's order."""
         if position.must_pass():  # the one move: nothing to order (half the nodes, late)
             yield from position.legal_moves()
             return
         if first is not None:
             yield first
-        entries = move_priors(position)
-        entries.sort()
-        for entry in entries:
-            move = prior_move(entry)
+        collection = position.captured[position.currplayer - 1]
+        points = score(collection)
+        gains: dict[int, int] = {}  # by pyramid kind, those the moves claim only
+        board = position.board
+        cutoffs = self._cutoffs
+        ranked: list[tuple[int, int, int, Move]] = []
+        for move in position.legal_moves():
             if move != first:
-                yield move
+                target = move.target
+                gain = 0
+                if target is not None:
+                    kind = board[target]
+                    gain = gains.get(kind, -1)
+                    if gain < 0:
+                        gain = gains[kind] = score((*collection, kind)) - points
+                ranked.append((-gain, -cutoffs.get(move, 0), len(ranked), move))
+        ranked.sort()
+        for entry in ranked:
+            yield entry[3]
 
     def _value(self, position: Position, alpha: int, beta: int) -> int:
         """The root player's margin after best play from ``position``, if it lies
@@ -261,6 +283,7 @@ class Solver:
                 if value > best:
                     best, best_move = value, move
                     if best >= beta:
+                        self._cut_off(move)
                         break
                     floor = max(floor, best)
         else:  # every other player minimises it
@@ -271,6 +294,7 @@ class Solver:
                 if value < best:
                     best, best_move = value, move
                     if best <= alpha:
+                        self._cut_off(move)
                         break
                     ceiling = min(ceiling, best)
         lower, upper = (-_INFINITY, _INFINITY) if entry is None else entry[:2]

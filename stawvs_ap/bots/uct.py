@@ -12,15 +12,17 @@ growing at ``memory`` megabytes (each node holds its untried moves, about
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any
 
 from ..collector import collector_paused
 from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
-from .options import ITERATIONS, MEMORY, SEARCH_SECONDS
+from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Settings, options_of, setting, with_changes
 
-__all__ = ["UCTBot"]
+__all__ = ["UCTBot", "UCTSettings"]
 
 EXPLORATION = math.sqrt(2)
 #: What a node takes, as the memory cap counts it, and each of its untried moves
@@ -42,16 +44,19 @@ class _Node:
         self.wins = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class UCTSettings(Settings):
+    """The options of :class:`UCTBot`, each declared once here."""
+
+    memory: int = setting(None, shared=MEMORY)
+
+
 class UCTBot(Bot):
     """Plain UCT for 2–4 players (see the module's description). Without a budget
     it thinks for one second."""
 
     name = "uct"
-    options = (
-        SEARCH_SECONDS,
-        ITERATIONS,
-        MEMORY,
-    )
+    options = (SEARCH_SECONDS, ITERATIONS, *options_of(UCTSettings))
 
     def __init__(
         self,
@@ -59,12 +64,15 @@ class UCTBot(Bot):
         seed: int | None = None,
         seconds: float | None = None,
         iterations: int | None = None,
-        memory: int = 200,
+        settings: UCTSettings | None = None,
+        **changes: Any,
     ) -> None:
+        """``settings`` (default: the defaults), with ``changes`` made: options by
+        name, as in ``UCTBot(iterations=300, memory=50)``."""
         if seconds is None and iterations is None:
             seconds = 1.0
         super().__init__(seed=seed, seconds=seconds, iterations=iterations)
-        self.memory = self.option("memory").check(memory)
+        self.settings = with_changes(settings or UCTSettings(), changes, self.name)
 
     def _new_node(self, position: Position, move: Move | None, mover: int) -> _Node:
         untried = list(position.legal_moves())
@@ -79,7 +87,7 @@ class UCTBot(Bot):
         root = self._new_node(position, None, 0)
         # What the tree takes, counted: a node, and a move for each of its untried
         # moves (which later become its children's moves).
-        cap = self.memory << 20
+        cap = self.settings.memory << 20
         size = NODE_BYTES + MOVE_BYTES * len(root.untried)
         with collector_paused():
             for _ in range(limit):
