@@ -259,7 +259,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "MCTS-Solver",
         "the search's selection goes on sampling children already proven",
         "stawvs_ap/bots/mcts.py",
-        "        skip_proven = self.solve\n",
+        "        skip_proven = self.settings.solve\n",
         "        skip_proven = False\n",
     ),
     Mutant(

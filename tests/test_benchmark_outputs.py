@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -78,3 +79,19 @@ def test_the_research_benchmark_steps_every_way() -> None:
     done = _run("research.py", "--steps", "50")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("steps/s") == 4
+
+
+def test_every_bug_the_mutation_check_plants_still_finds_its_one_line() -> None:
+    # benchmarks/mutants.py plants each bug by replacing one exact text; a
+    # change to the code it names must not leave a mutant with nothing to plant.
+    spec = importlib.util.spec_from_file_location("mutants", ROOT / "benchmarks" / "mutants.py")
+    assert spec is not None and spec.loader is not None
+    mutants = importlib.util.module_from_spec(spec)
+    sys.modules["mutants"] = mutants  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(mutants)
+        for mutant in mutants.MUTANTS:
+            text = (ROOT / mutant.path).read_text(encoding="utf-8")
+            assert text.count(mutant.old) == 1, mutant.name
+    finally:
+        del sys.modules["mutants"]

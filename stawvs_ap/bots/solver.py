@@ -22,8 +22,10 @@ and scores are :func:`stawvs_ap.core.scoring.score`'s. What makes it fast:
   on a depth and stays true for as long as the table lives; a
   :class:`Solver` keeps its table between questions (the bots ask about
   successive positions of one game);
-* **move ordering** from :func:`~stawvs_ap.bots.knowledge.move_priors`, the
-  move a node's entry remembers as best tried first.
+* **move ordering**: the move a node's entry remembers as best first, then
+  the moves by the points their claim adds to the mover's score now (the
+  core's :func:`~stawvs_ap.core.scoring.score`), then by how often each cut
+  the search off in this question (the history heuristic).
 
 A budget of ``seconds`` and/or ``nodes`` (positions visited) is checked
 inside the search; when it runs out the answer says what was learned.
