@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 from collections import Counter
 from pathlib import Path
 
-import cli_inprocess
 import pytest
+from cli_inprocess import run as run_cli
 
 from stawvs_ap import StawvsGame
 from stawvs_ap.bots import RandomBot
@@ -34,10 +33,6 @@ FAST = [
     BotSpec.parse("greedy:iterations=20"),
     BotSpec.parse("random"),
 ]
-
-
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return cli_inprocess.run(*args, stdin=stdin)
 
 
 def test_specs_parse_and_refuse_what_no_bot_takes() -> None:

@@ -8,13 +8,11 @@ user does, and the tests of what only a process shows are in
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import cli_process
 import pytest
 from cli_inprocess import run
 from reference_data import games
@@ -23,18 +21,6 @@ from stawvs_ap import StawvsGame, __version__, from_record
 from stawvs_ap.pictures.textboard import board_text
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "stawvs_ap", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
 
 
 def ok(*args: str | Path, stdin: str | None = None) -> str:
@@ -161,9 +147,9 @@ def test_version_prints_the_package_version() -> None:
 
 
 def test_python_m_stawvs_ap_runs_the_command_line_in_a_process_of_its_own() -> None:
-    done = run_process("--version")
+    done = cli_process.run("--version")
     assert (done.returncode, done.stdout, done.stderr) == (0, f"stawvs-ap {__version__}\n", "")
-    refused = run_process("new", "--players", "5")
+    refused = cli_process.run("new", "--players", "5")
     assert refused.returncode == 2 and not refused.stdout
     assert refused.stderr.startswith("stawvs-ap: error: ") and refused.stderr.count("\n") == 1
 
