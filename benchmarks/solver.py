@@ -4,6 +4,7 @@
     python benchmarks/solver.py reach --source greedy --games 8
     python benchmarks/solver.py reach --source golden --players 2 --plies 8 12 --limit 10
     python benchmarks/solver.py strength --games 200 --jobs 2
+    python benchmarks/solver.py thrown --games 40 --jobs 2
 
 ``reach`` takes recorded games: with ``--source golden`` those of
 ``fixtures/golden`` (uniformly random moves, played to their end, in every
@@ -20,8 +21,18 @@ and within the limit, the median time of the proven ones, and the node rate
 off: nothing else changed between the two), 0.25 s a move, two players,
 seats swapped, the games shared evenly among the variant sets of
 :data:`VARIANT_SETS`; it prints the new bot's win rate with its 95% (Wilson)
-interval, overall and per variant set. Nothing is written; docs/solver.md and
-docs/strength.md quote the figures.
+interval, overall and per variant set.
+
+``thrown`` measures how much any endgame play can add against the previous
+search: it plays that search against itself (0.25 s a move, two players,
+variants as in :data:`VARIANT_SETS`), then walks back from each game's end
+solving every position (``--nodes`` positions each) until one is not proven.
+In that proven stretch a move *throws away* when the outcome it leaves the
+mover (win, shared, loss) is worse than the one it found; the games with a
+throw are the only ones a perfect endgame could turn, so the new bot's win
+rate against the previous search is at most about 50% plus half their share.
+
+Nothing is written; docs/solver.md and docs/strength.md quote the figures.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,6 +161,63 @@ def strength(games: int, jobs: int, seed: int) -> None:
     print(f"\n{time.monotonic() - started:.0f} s of wall time", file=sys.stderr)
 
 
+def outcome(margin: int) -> int:
+    """1, 0 or -1: a win, a shared win or a loss for the player whose margin it is."""
+    return (margin > 0) - (margin < 0)
+
+
+def thrown_in_game(number: int, nodes: int) -> tuple[int, list[tuple[int, int, int]]]:
+    """Game ``number`` of the previous search against itself: how many plies from
+    its end the solver proves every position, and each throw there, as (plies
+    before the end, the mover, free pyramids)."""
+    variants = VARIANT_SETS[number % len(VARIANT_SETS)]
+    game = StawvsGame.new(2, variants, seed=name_seed(f"thrown-{number}"))
+    bots = [BotSpec.parse(PREVIOUS).make(2 * number + seat) for seat in range(2)]
+    positions = [game.position]
+    while not game.gameover:
+        game.move(bots[game.currplayer - 1].choose(game))
+        positions.append(game.position)
+    final = positions[-1].scores()
+    after = outcome(final[0] - final[1])  # the first player's outcome after each move
+    throws = []
+    proven = 0
+    for k in range(1, len(positions)):
+        position = positions[-1 - k]
+        solution = solve(position, nodes=nodes)
+        if not solution.proven or solution.margin is None:
+            break
+        proven = k
+        first = solution.margin if position.currplayer == 1 else -solution.margin
+        if outcome(first) != after:  # proven values only worsen for the mover
+            throws.append((k, position.currplayer, position.free.bit_count()))
+        after = outcome(first)
+    return proven, throws
+
+
+def thrown(games: int, jobs: int, nodes: int) -> None:
+    started = time.monotonic()
+    with ProcessPoolExecutor(max(1, jobs)) as pool:
+        results = list(pool.map(thrown_in_game, range(games), [nodes] * games))
+    with_throw = sum(1 for _, throws in results if throws)
+    for number, (proven, throws) in enumerate(results):
+        print(
+            f"game {number}: proven {proven} plies from the end, throws {throws}", file=sys.stderr
+        )
+    low, high = wilson(with_throw, games)
+    stretch = statistics.median(proven for proven, _ in results)
+    print("| games | median plies proven before the end | games with a throw | 95% interval |")
+    print("| --- | --- | --- | --- |")
+    print(
+        f"| {games} | {stretch:g} | {with_throw} ({100 * with_throw / games:.1f}%) "
+        f"| {100 * low:.1f}–{100 * high:.1f}% |"
+    )
+    print(
+        f"\nso a perfect endgame scores at most about {50 + 50 * with_throw / games:.1f}% "
+        f"against the previous search ({50 + 50 * high:.1f}% at the interval's top)"
+    )
+    print(f"\n{time.monotonic() - started:.0f} s of wall time", file=sys.stderr)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -162,9 +231,15 @@ def main() -> int:
     s.add_argument("--games", type=int, default=200)
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--seed", type=int, default=0, help="other seeds play other boards")
+    t = sub.add_parser("thrown", help="how often the previous search throws away an endgame")
+    t.add_argument("--games", type=int, default=40)
+    t.add_argument("--jobs", type=int, default=1)
+    t.add_argument("--nodes", type=int, default=300_000, help="positions a proof at most")
     args = parser.parse_args()
     if args.command == "reach":
         reach(args.source, args.players, args.plies, args.limit, args.games)
+    elif args.command == "thrown":
+        thrown(args.games, args.jobs, args.nodes)
     else:
         strength(args.games, args.jobs, args.seed)
     return 0

@@ -34,6 +34,7 @@ from .core.moves import PASS, Move
 from .core.position import Position
 from .core.pyramids import EMPTY, PER_KIND, PYRAMIDS
 from .core.squares import PATHS, SQUARES
+from .errors import ErrorCode, StawvsError
 
 __all__ = [
     "FIRST_SLIDE",
@@ -91,27 +92,55 @@ _MOVES: Final = _all_moves()
 
 
 def encode(move: Move) -> int:
-    """The action number of a complete move; ``ValueError`` for a move no number
-    stands for (a partial move, or squares off each other's lines)."""
+    """The action number of a complete move; :class:`~stawvs_ap.errors.StawvsError`
+    (``BAD_ARGUMENT``) for a move no number stands for (a partial move, or squares
+    off each other's lines)."""
     source, dest, target, is_pass = move
     if is_pass:
         return PASS_ACTION
     if source is not None and dest is None and target is None:
         return int(source)
     if source is None or dest is None or target is None:
-        raise ValueError(f"{move} is not a complete move")
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"no action stands for {str(move)!r}: it is not a complete move"
+        )
     base = _BASE_T[source * 64 + dest]
     rank = _RANK[dest * 64 + target]
     if base < 0 or rank < 0:
-        raise ValueError(f"{move} does not move along lines")
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"no action stands for {str(move)!r}: it does not move along lines",
+        )
     return base + rank
 
 
 def decode(action: int) -> Move:
-    """The move an action number stands for; ``ValueError`` out of range."""
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"an action is a number from 0 to {NUM_ACTIONS - 1}, not {action}")
-    return _MOVES[action]
+    """The move an action number stands for; :class:`~stawvs_ap.errors.StawvsError`
+    (``BAD_ARGUMENT``) for a number out of range or anything but a whole number.
+
+    >>> decode(NUM_ACTIONS)
+    Traceback (most recent call last):
+    stawvs_ap.errors.StawvsError: an action is a whole number from 0 to 33408, not 33409
+    """
+    if isinstance(action, _WHOLE) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+        return _MOVES[action]
+    shown = _shown(int(action) if isinstance(action, np.integer) else action)
+    raise StawvsError(
+        ErrorCode.BAD_ARGUMENT,
+        f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {shown}",
+    )
+
+
+#: What an action number may be: Python's whole numbers and numpy's.
+_WHOLE: Final = (int, np.integer)
+
+
+def _shown(value: object) -> str:
+    """A value as an error names it: short, whatever its size."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number of {value.bit_length():,} bits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def legal_actions(position: Position) -> list[int]:

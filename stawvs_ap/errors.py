@@ -32,6 +32,7 @@ This module is a leaf: every floor of the package may import it.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 __all__ = [
     "ErrorCode",
@@ -89,6 +90,18 @@ class StawvsError(ValueError):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self.code)!r}, {self.message!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # An error crosses processes (the arena's workers, a Dask cluster) as its
+        # class, code, message and other fields, whatever its constructor takes.
+        return _rebuilt, (type(self), self.code, self.message), self.__dict__
+
+
+def _rebuilt(kind: type[StawvsError], code: StrEnum, message: str) -> StawvsError:
+    """The error of :meth:`StawvsError.__reduce__`, its other fields set by pickle."""
+    error = kind.__new__(kind)
+    StawvsError.__init__(error, code, message)
+    return error
 
 
 class IllegalMoveError(StawvsError):

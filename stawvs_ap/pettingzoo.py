@@ -5,7 +5,9 @@ player who has passed stays, and may only pass again). Each observation is a
 dict: ``observation``, the planes of :func:`~stawvs_ap.encoding.observation_planes`
 (a ``Box`` of ``float32`` in 0–1), and ``action_mask``, 1 for the legal
 actions among :mod:`stawvs_ap.encoding`'s numbers. An illegal action raises
-:class:`~stawvs_ap.errors.StawvsError` (``BAD_MOVE``) and changes nothing.
+:class:`~stawvs_ap.errors.StawvsError` (``BAD_MOVE``), and one that is no action
+number at all (out of range, not a whole number) ``BAD_ARGUMENT``; neither
+changes anything.
 Rewards come once, at the end: each player's share of the win, as the
 OpenSpiel game's returns. ``reset(seed=s)`` deals
 ``Position.initial(n, variants, s)``; ``reset(options={"state": TEXT})``
@@ -160,7 +162,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = decode(int(action)) if action is not None else None
+        move = None
+        if action is not None:
+            try:
+                number = int(action)  # numpy's numbers, a tensor's
+            except (TypeError, ValueError, OverflowError):
+                number = action  # decode names it: BAD_ARGUMENT
+            move = decode(number)  # BAD_ARGUMENT out of range
         if move is None or not self.position.is_legal(move):
             raise StawvsError(ErrorCode.BAD_MOVE, f"action {action} is not a legal move here")
         self._cumulative_rewards[agent] = 0.0

@@ -28,9 +28,9 @@ require(browser=False)
 from fake_abstract_play import CLIENT_SECRET, FakeAbstractPlay, abstract_play
 from http_support import post, request, running
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import ErrorCode, StawvsError, StawvsGame
 from stawvs_ap.apbot import ApBot, BotSettings, Journal, Outbound, create_app
-from stawvs_ap.apbot.player import Chooser
+from stawvs_ap.apbot.player import Chooser, Refusal
 
 GAME = "game-1"
 
@@ -412,6 +412,23 @@ def test_a_finished_game_is_refused(shared: Shared) -> None:
     with served(shared) as (port, _):
         status, refusal = webhook(port, ap, ap.move_payload(GAME))
     assert status == 400 and "over" in refusal["message"]
+
+
+def test_a_refusal_is_a_stawvs_error_with_the_code_of_what_is_wrong(shared: Shared) -> None:
+    ap = shared.ap
+    new_game(ap)
+    with pytest.raises(Refusal) as unnamed:
+        shared.bot.accept({**ap.move_payload(GAME), "gameid": ""})
+    assert isinstance(unnamed.value, StawvsError)
+    assert (unnamed.value.status, unnamed.value.code) == (400, ErrorCode.BAD_ARGUMENT)
+    assert unnamed.value.reason == unnamed.value.message == "gameid is not a game id: ''"
+    game = ap.games[GAME]
+    while not game.gameover:
+        game.move(game.moves()[0])
+    with pytest.raises(Refusal) as over:
+        shared.bot.accept(ap.move_payload(GAME))
+    assert (over.value.status, over.value.code) == (400, ErrorCode.GAMEOVER)
+    assert over.value.message == "the game is over: there is no move to make"
 
 
 # -- the token ----------------------------------------------------------------------

@@ -95,3 +95,19 @@ def test_every_bug_the_mutation_check_plants_still_finds_its_one_line() -> None:
             assert text.count(mutant.old) == 1, mutant.name
     finally:
         del sys.modules["mutants"]
+
+
+@pytest.mark.slow  # a game of mcts at 0.25 s a move, then proofs
+def test_the_endgame_throw_count_prints_its_table() -> None:
+    done = _run("solver.py", "thrown", "--games", "1", "--nodes", "20000")
+    assert done.returncode == 0, done.stderr
+    assert "| games | median plies proven before the end | games with a throw |" in done.stdout
+    assert "a perfect endgame scores at most about" in done.stdout
+
+
+@pytest.mark.slow  # a hostile parse three times each way, and a few searches
+def test_the_collector_benchmark_times_both_jobs_each_way() -> None:
+    done = _run("collector.py", "--games", "1", "--plies", "2", "--seconds", "0.02")
+    assert done.returncode == 0, done.stderr
+    assert "| job | with the pause | without |" in done.stdout
+    assert "iterations of the searches" in done.stdout

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from stawvs_ap import StawvsGame
 from stawvs_ap.bots import BOTS, MCTSBot, UCTBot, base, uct
 from stawvs_ap.bots.simulate import policy_move, policy_playout
+from stawvs_ap.bots.solver import TABLE_ENTRY_BYTES
 from stawvs_ap.bots.tree import NODE_BYTES, Compost, Node, node_bytes, subtree_bytes
 from stawvs_ap.core.moves import PASS
 from stawvs_ap.core.playout import random_move, random_playout
@@ -121,6 +122,20 @@ def test_an_mcts_tree_stops_growing_at_its_cap_and_the_search_goes_on() -> None:
     assert found[0].move in free
     capped.analyse(game, iterations=300)  # the same position: the tree is kept, not grown
     assert _nodes(capped._root) == nodes
+
+
+def test_the_root_solvers_table_counts_against_the_cap_and_holds_half_of_it_at_most() -> None:
+    game = new_game(2, (), 5)
+    rng = random.Random(5)
+    while game.position.free.bit_count() > 16 or game.mode != "collect":
+        game.move(random_move(game.position, rng))
+    assert not game.gameover
+    bot = MCTSBot(seed=1, memory=1)
+    bot.choose(game, iterations=600)  # the solver may visit 3,000 positions
+    table = bot._solver.table_bytes()
+    assert table == len(bot._solver._table) * TABLE_ENTRY_BYTES > 0
+    assert table <= (1 << 20) // 2
+    assert bot.tree_bytes() == bot._tree_bytes + bot._compost.bytes + table  # counted with the tree
 
 
 def test_a_uct_tree_stops_growing_at_its_cap() -> None:

@@ -292,6 +292,29 @@ def test_kind_values_are_potential_gains_and_potential_is_at_least_the_score() -
         assert potential(counts) >= score(collection)
 
 
+def test_kind_values_kept_by_the_cache_equal_those_computed_afresh() -> None:
+    # kind_values keeps its answers (lru_cache): over every player's counts in
+    # positions of whole random games, of every variant set and player count,
+    # the answer the cache gives, the first time and again, must be the one the
+    # plain function computes.
+    rng = random.Random(11)
+    plain = kind_values.__wrapped__
+    seen = 0
+    for _, game in POSITIONS:
+        position = game.position
+        while True:
+            for player in range(1, position.rules.numplayers + 1):
+                counts = tuple(held_counts(position, player))
+                expected = plain(counts)
+                assert kind_values(counts) == expected, counts
+                assert kind_values(counts) == expected, counts  # from the cache
+                seen += 1
+            if position.is_over:
+                break
+            position = position.play(random_move(position, rng))[0]
+    assert seen > 1000
+
+
 @pytest.mark.parametrize(("label", "game"), POSITIONS[::3], ids=[lb for lb, _ in POSITIONS[::3]])
 def test_move_priors_rank_exactly_the_legal_moves(label: str, game: StawvsGame) -> None:
     ranked = [prior_move(entry) for entry in move_priors(game.position)]

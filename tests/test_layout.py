@@ -1,23 +1,27 @@
-"""The package's floors (README, Development): imports only point down, and no
-module imports itself back through others. Every import counts, those inside
-functions and under ``TYPE_CHECKING`` too, but one kind: a picture drawn on
-demand (``_repr_svg_``, ``__str__``) imports the pictures inside that method, as
-python-chess's ``Board._repr_svg_`` imports ``chess.svg``. Each floor has its own
-rank, from the top:
+"""The package's floors (docs/DEVELOPMENT.md, Floors): imports only point down,
+and no module imports itself back through others. Every import counts, those
+inside functions and under ``TYPE_CHECKING`` too, but one kind: a picture drawn
+on demand (``_repr_svg_``, ``__str__``) imports the pictures inside that method,
+as python-chess's ``Board._repr_svg_`` imports ``chess.svg``. Each floor has its
+own rank (its place in :data:`ORDER`), from the top:
 
+    python -m stawvs_ap  stawvs_ap.__main__
     command line         stawvs_ap.cli.*
     playground           stawvs_ap.playground.*
+    Abstract Play bot    stawvs_ap.apbot.* (using the service)
     service              stawvs_ap.service.*
-    research adapters    stawvs_ap.encoding, stawvs_ap.openspiel, stawvs_ap.pettingzoo
+    research adapters    stawvs_ap.pettingzoo, then stawvs_ap.openspiel, then
+                         stawvs_ap.encoding (what both share), three ranks
     pictures             stawvs_ap.pictures.* (svg, textboard, their words in messages)
-    bots                 stawvs_ap.bots.*
     package root         stawvs_ap (re-exports the public API of the floors below)
+    bots                 stawvs_ap.bots.*
     records and replay   stawvs_ap.records.*
     host contract        stawvs_ap.host.*
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
     leaves               stawvs_ap.schemas, stawvs_ap.i18n (never imported by the
-                         rules core), stawvs_ap.collector, stawvs_ap.errors
+                         rules core), stawvs_ap.collector, stawvs_ap.version and,
+                         at the bottom, stawvs_ap.errors: a rank each
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ ORDER = (
     "stawvs_ap.openspiel",
     "stawvs_ap.pettingzoo",
     "stawvs_ap.service",
-    # The Abstract Play bot: a door beside the service, using it.
+    # The Abstract Play bot: a door above the service, using it.
     "stawvs_ap.apbot",
     "stawvs_ap.playground",
     "stawvs_ap.cli",

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from stawvs_ap import StawvsGame
+from stawvs_ap import ErrorCode, StawvsError, StawvsGame
 from stawvs_ap.core.variants import SETUP_VARIANTS, VARIANTS
 from stawvs_ap.host.metadata import (
     DEFAULT_SETUP_NAME,
@@ -114,13 +114,16 @@ def test_display_names_map_back_to_variant_ids(game):
     assert variant_ids_from_display_names(names) == game["variants"]
 
 
-def test_unknown_variant_or_name_is_a_key_error():
-    with pytest.raises(KeyError):
-        variant_display_names(["nosuch"])
-    with pytest.raises(KeyError):
-        variant_display_names(["#setup"])
-    with pytest.raises(KeyError):
-        variant_ids_from_display_names(["No such variant"])
+def test_unknown_variant_or_name_is_bad_variant():
+    for unknown in (
+        lambda: variant_display_names(["nosuch"]),
+        lambda: variant_display_names(["#setup"]),
+        lambda: variant_ids_from_display_names(["No such variant"]),
+        lambda: GAMEINFO.variant("nosuch"),
+    ):
+        with pytest.raises(StawvsError) as refused:
+            unknown()
+        assert refused.value.code == ErrorCode.BAD_VARIANT
 
 
 def test_the_model_refuses_a_malformed_date():

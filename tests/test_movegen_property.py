@@ -20,7 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stawvs_ap import Position, StawvsGame
+from stawvs_ap.core.moves import PASS, Move
 from stawvs_ap.core.playout import random_move, random_playout
+from stawvs_ap.core.squares import SQUARES
 
 FILES = "abcdefgh"
 STEPS = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if (df, dr) != (0, 0)]
@@ -230,3 +232,44 @@ def test_positions_made_by_play_equal_positions_built_from_their_parts(game: Sta
             after.mode,
         )
         assert built == after
+
+
+def next_parts(position: Position, partial: Move) -> list[Move]:
+    """What can follow ``partial``, read off the legal moves: the prefixes one part
+    longer than it of every legal move it begins, in the generator's order."""
+    found: list[Move] = []
+    for move in position.legal_moves():
+        chain = [*reversed(move.prefixes)] if not move.is_pass else [move]
+        shorter = [Move(), *chain]
+        for before, after in zip(shorter, chain, strict=False):
+            if before == partial and after not in found:
+                found.append(after)
+    return found
+
+
+@settings(max_examples=scaled(40), deadline=None)
+@given(st.one_of(random_games(), random_boards()), st.integers(0, 2**32))
+def test_continuations_are_the_next_parts_of_the_legal_moves(game: StawvsGame, seed: int) -> None:
+    position = game.position
+    rng = random.Random(seed)
+    legal = list(position.legal_moves())
+    partials = [
+        Move(),
+        PASS,
+        *(p for m in rng.sample(legal, min(4, len(legal))) for p in m.prefixes),
+    ]
+    # and partial moves that lead nowhere: any square, any slide of a cap
+    partials += [Move(SQUARES[rng.randrange(64)]) for _ in range(3)]
+    partials += [Move(SQUARES[rng.randrange(64)], SQUARES[rng.randrange(64)]) for _ in range(3)]
+    for partial in partials:
+        assert list(position.continuations(partial)) == next_parts(position, partial), partial
+
+
+def test_a_cap_that_cannot_slide_is_no_continuation() -> None:
+    # a1's cap is walled in by b1's cap and empty squares; b1's can slide to c1.
+    board = "/".join(["........"] * 7 + ["PI1@1BL1@1GR1....."])
+    position = Position.from_notation(board + " 1 collect -,- -")
+    assert [str(m) for m in position.continuations()] == ["b1"]
+    assert position.continuations(Move.parse("a1")) == ()
+    # from c1 only the square it left is free in a line: b1
+    assert [str(m) for m in position.continuations(Move.parse("b1-c1"))] == ["b1-c1,b1"]

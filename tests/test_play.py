@@ -137,7 +137,7 @@ def test_completion_after_moves_offers_the_caps_that_can_move(tmp_path: Path) ->
         Console(colour=False),
         resume_command=str,
     )
-    caps = sorted(slides(game.moves()))
+    caps = sorted(slides(game.position))
     assert session.complete("moves ", "") == caps
     assert session.complete("moves " + caps[0][0], caps[0][0]) == [
         c for c in caps if c.startswith(caps[0][0])
@@ -271,7 +271,7 @@ def test_with_hey_a_slide_alone_is_completed_with_its_only_claim(tmp_path: Path)
     game = _game_in_collection(5, ["hey"])
     state = tmp_path / "hey.json"
     state.write_text(game.serialize())
-    source, dests = next(iter(slides(game.moves()).items()))
+    source, dests = next(iter(slides(game.position).items()))
     dest = next(iter(dests))
     out = _play_piped(state, f"{source}-{dest}\nsave after.json\nquit\n")
     forced = f"{source}-{dest},{source}"
@@ -285,7 +285,7 @@ def test_moves_of_one_cap_list_where_it_goes_and_what_it_claims(tmp_path: Path) 
     game = _game_in_collection(6, [])
     state = tmp_path / "game.json"
     state.write_text(game.serialize())
-    caps = slides(game.moves())
+    caps = slides(game.position)
     source = next(iter(caps))
     out = _play_piped(state, f"moves\nmoves {source}\n{source}\nmoves a9\nquit\n")
     out = out.replace("\n    ", " ")  # long lines are wrapped to the width
@@ -349,7 +349,7 @@ def test_every_line_the_game_says_is_in_the_players_language(tmp_path: Path, tag
     game = _game_in_collection(6, [])
     state = tmp_path / "game.json"
     state.write_text(game.serialize())
-    source, dests = next(iter(slides(game.moves()).items()))
+    source, dests = next(iter(slides(game.position).items()))
     dest = next(iter(dests))
     typed = (
         f"help\nmoves\nmoves {source}\n{source}\n{source}-{dest}\nzz\nmoves a9\n"

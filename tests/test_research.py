@@ -51,10 +51,12 @@ def test_every_action_number_stands_for_one_move_and_back() -> None:
 
 
 def test_a_move_off_the_lines_has_no_number() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(StawvsError) as off:
         encode(Move.parse("a8-b6,a8"))
-    with pytest.raises(ValueError):
+    assert off.value.code == "BAD_ARGUMENT"
+    with pytest.raises(StawvsError) as out:
         decode(NUM_ACTIONS)
+    assert out.value.code == "BAD_ARGUMENT"
 
 
 def _reference_positions(limit: int | None = None) -> list[tuple[Position, list[str]]]:

@@ -36,7 +36,7 @@ from service_support import (
 
 from stawvs_ap import StawvsError, StawvsGame, __version__, from_record
 from stawvs_ap.service import METHODS
-from stawvs_ap.service.client import Client, RemoteError
+from stawvs_ap.service.client import Client, ConnectionFailure, RemoteError
 from stawvs_ap.service.jsonrpc import RpcError
 from stawvs_ap.service.methods import call
 
@@ -257,8 +257,9 @@ def test_the_client_as_a_context_manager_ends_its_server() -> None:
     with start_server() as client:
         assert client.moves(StawvsGame(2, seed=1).serialize())["moves"]
     assert client.process.returncode == 0
-    with pytest.raises(ConnectionError):
+    with pytest.raises(ConnectionFailure) as closed:
         client.version()
+    assert closed.value.code == "CONNECTION_FAILED"
 
 
 # -- the protocol schema -----------------------------------------------------------

@@ -29,6 +29,7 @@ from stawvs_ap.bots import GreedyBot, MCTSBot, UCTBot
 from stawvs_ap.bots.arena import BotSpec
 from stawvs_ap.core.moves import Move
 from stawvs_ap.core.scoring import group_collection
+from stawvs_ap.host.preview import preview
 from stawvs_ap.i18n import catalogue
 from stawvs_ap.pictures.svg import board_svg
 from stawvs_ap.service import APP_ERROR, SEARCHES, SERVER_BUSY, call
@@ -243,25 +244,23 @@ def test_a_chosen_cap_shows_where_it_can_go_and_a_moved_one_what_it_can_claim() 
     move = random.Random(1).choice(game.legal_moves)
     source, dest = str(move.source), str(move.dest)
     legal = [m for m in game.legal_moves if str(m.source) == source]
-    assert next_squares(game.position, Move.parse(source)) == {
+    chosen = preview(game.position, Move.parse(source), complete=False)
+    landed = preview(game.position, Move.parse(f"{source}-{dest}"), complete=False)
+    assert chosen is not None and landed is not None
+    assert next_squares(chosen) == {
         "selected": [source],
         "destinations": sorted({str(m.dest) for m in legal}),
     }
-    assert next_squares(game.position, Move.parse(f"{source}-{dest}")) == {
+    assert next_squares(landed) == {
         "selected": [dest],
         "targets": sorted({str(m.target) for m in legal if str(m.dest) == dest}),
     }
     picture = call("svg", {"state": state, "move": f"{source.upper()}-{dest}"})["svg"]
     moved = game.position.with_cap_moved(move.source, move.dest)  # type: ignore[arg-type]
     assert picture == board_svg(
-        moved,
-        lastmove=game.lastmove,
-        highlights=next_squares(game.position, Move.parse(f"{source}-{dest}")),
-        marks=True,
-        squares=True,
+        moved, lastmove=game.lastmove, highlights=next_squares(landed), marks=True, squares=True
     )
-    assert next_squares(game.position, move) == {}
-    assert next_squares(StawvsGame(2, seed=1).position, Move.parse("c3")) == {}
+    assert next_squares(preview(game.position, move, complete=True)) == {}  # type: ignore[arg-type]
 
 
 def test_a_picture_of_an_illegal_partial_move_is_refused_with_its_verdict() -> None:

@@ -2,8 +2,8 @@
 
 Abstract Play calls a bot's HTTPS endpoint with signed webhooks (a ping, a
 challenge, a move to make) and the bot sends its moves back to the
-platform's bot-query URL with an OAuth token. This package is that bot, on
-the service's floor: :func:`~stawvs_ap.apbot.app.create_app` is the ASGI
+platform's bot-query URL with an OAuth token. This package is that bot, a
+floor above the service, which it uses: :func:`~stawvs_ap.apbot.app.create_app` is the ASGI
 application, :class:`~stawvs_ap.apbot.player.ApBot` the work behind it, and
 ``stawvs-ap ap-bot --http HOST:PORT --bot SPEC`` runs both. It needs the
 ``web`` and ``ap-bot`` extras (Starlette, uvicorn, PyCA cryptography).

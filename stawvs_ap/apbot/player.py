@@ -19,13 +19,15 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
 from ..bots.spec import BotSpec
-from ..errors import StawvsError
+from ..errors import ErrorCode, StawvsError
 from ..host.botpayload import read_bot_payload
 from ..host.game import StawvsGame
+from ..service.jsonrpc import ServiceErrorCode
 from .journal import MAX_PENDING, Journal, position_key
 from .logs import log_event
 from .outbound import Outbound
@@ -43,11 +45,13 @@ QUERY_TIMEOUT: Final = 10.0
 Chooser = Callable[[StawvsGame, float], str]
 
 
-class Refusal(Exception):
-    """A webhook answered with ``status`` and a one-line ``reason``."""
+class Refusal(StawvsError):
+    """A webhook answered with the HTTP ``status`` and a one-line ``reason`` (the
+    message); ``code`` says why: the refused payload's or game's own code, or
+    ``SERVER_BUSY`` when too many positions wait."""
 
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, status: int, code: StrEnum, reason: str) -> None:
+        super().__init__(code, reason)
         self.status = status
         self.reason = reason
 
@@ -121,22 +125,24 @@ class ApBot:
         try:
             gameid, clock = move_fields(payload)
         except StawvsError as exc:
-            raise Refusal(400, exc.message) from None
+            raise Refusal(400, exc.code, exc.message) from None
         key = position_key(gameid, payload.get("moves"))
         if self.journal.knows(key):
             log_event("move.duplicate", gameid=gameid)
             return "duplicate"
         if self.journal.pending_count() >= MAX_PENDING:
-            raise Refusal(503, f"{MAX_PENDING} positions are waiting already")
+            raise Refusal(
+                503, ServiceErrorCode.SERVER_BUSY, f"{MAX_PENDING} positions are waiting already"
+            )
         try:
             state = None
             if read_bot_payload(payload).board is None:
                 state = self.outbound.get_game(gameid, timeout=self.query_timeout)
             game = StawvsGame.from_bot_payload(payload, state=state)
         except StawvsError as exc:
-            raise Refusal(400, exc.message) from None
+            raise Refusal(400, exc.code, exc.message) from None
         if game.gameover:
-            raise Refusal(400, "the game is over: there is no move to make")
+            raise Refusal(400, ErrorCode.GAMEOVER, "the game is over: there is no move to make")
         plies = len(game.stack) - 1
         if not self.journal.accept(key, gameid, plies, clock, game.serialize(), now=time.time()):
             log_event("move.duplicate", gameid=gameid)

@@ -127,7 +127,7 @@ def play_game(
     try:
         while not game.gameover:
             if should_stop is not None and should_stop():
-                raise Stopped(f"game {index} stopped")
+                raise Stopped(f"game {index} stopped: its run no longer wants it")
             seat = game.currplayer - 1
             started = now()
             failure = play_turn(game, bots[seat])

@@ -100,6 +100,8 @@ class BotErrorCode(StrEnum):
     BOT_FAILED = "BOT_FAILED"
     #: The arena's runs: a worker or a cluster that failed.
     ARENA_FAILED = "ARENA_FAILED"
+    #: A game of the arena stopped before its end: its run no longer wants it.
+    GAME_STOPPED = "GAME_STOPPED"
 
 
 class BotFailure(StawvsError):
@@ -192,11 +194,16 @@ class Bot(ABC):
 
     @classmethod
     def option(cls, name: str) -> Option[Any]:
-        """The declaration of the option ``name``."""
+        """The declaration of the option ``name``; ``BAD_ARGUMENT`` naming the bot's
+        options when it has none of that name."""
         for declared in cls.options:
             if declared.name == name:
                 return declared
-        raise KeyError(name)
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"bot {cls.name} takes the options {', '.join(o.name for o in cls.options)}, "
+            f"not {name!r:.60}",
+        )
 
     def choose(
         self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None

@@ -55,14 +55,13 @@ from dataclasses import dataclass
 from heapq import heappop
 from typing import Any
 
-from ..collector import collector_paused
 from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import move_estimates, player_values, prior_move
 from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Settings, options_of, setting, with_changes
 from .simulate import estimate_rewards, policy_playout, rewards
-from .solver import Solution, Solver
+from .solver import TABLE_ENTRY_BYTES, Solution, Solver
 from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, Proof, back_up, find, subtree_bytes
 
 __all__ = ["SOLVER_NODES_PER_ITERATION", "SOLVER_TABLE", "MCTSBot", "MCTSSettings"]
@@ -71,7 +70,8 @@ __all__ = ["SOLVER_NODES_PER_ITERATION", "SOLVER_TABLE", "MCTSBot", "MCTSSetting
 #: solver position costs about a tenth of an iteration), so that a bot given
 #: iterations answers the same every time.
 SOLVER_NODES_PER_ITERATION = 10
-#: Entries of the bot's solver table (about 30 MB at most).
+#: Entries of the bot's solver table at most (about 90 MB), and never more than
+#: half of its ``memory``: the table counts against the cap with the tree.
 SOLVER_TABLE = 1 << 17
 
 
@@ -148,7 +148,8 @@ class MCTSBot(Bot):
             seconds = 1.0
         super().__init__(seed=seed, seconds=seconds, iterations=iterations)
         self.settings = with_changes(settings or MCTSSettings(), changes, self.name)
-        self._solver = Solver(SOLVER_TABLE)
+        half = (self.settings.memory << 20) // 2 // TABLE_ENTRY_BYTES
+        self._solver = Solver(max(1, min(SOLVER_TABLE, half)))
         #: The root solver's answer of the last question, when it ran.
         self.last_solution: Solution | None = None
         self._root: Node | None = None
@@ -168,9 +169,9 @@ class MCTSBot(Bot):
         self._root, self._tree_bytes = None, 0
 
     def tree_bytes(self) -> int:
-        """The memory the search tree takes, counted as the cap counts it: the kept
-        tree and the old trees not yet freed."""
-        return self._tree_bytes + self._compost.bytes
+        """The memory the search takes, counted as the cap counts it: the kept
+        tree, the old trees not yet freed and the root solver's table."""
+        return self._tree_bytes + self._compost.bytes + self._solver.table_bytes()
 
     # -- the search ------------------------------------------------------------
 
@@ -214,20 +215,19 @@ class MCTSBot(Bot):
             root.untried = move_estimates(position)
             self._tree_bytes += ENTRY_BYTES * len(root.untried)
         done = 0
-        with collector_paused():
-            while done < limit:
-                self._iterate(root)
-                done += 1
-                clock = now()
-                if clock >= deadline or root.proven is not None:
+        while done < limit:
+            self._iterate(root)
+            done += 1
+            clock = now()
+            if clock >= deadline or root.proven is not None:
+                break
+            if done & 15 == 0:
+                left = limit - done
+                if budget.seconds is not None and clock > start:
+                    # The iterations the time left allows, at the rate so far.
+                    left = min(left, int((deadline - clock) * done / (clock - start)) + 1)
+                if self._decided(root, left):
                     break
-                if done & 15 == 0:
-                    left = limit - done
-                    if budget.seconds is not None and clock > start:
-                        # The iterations the time left allows, at the rate so far.
-                        left = min(left, int((deadline - clock) * done / (clock - start)) + 1)
-                    if self._decided(root, left):
-                        break
         self.last_iterations = done
         self._root = root
         return root
@@ -250,7 +250,7 @@ class MCTSBot(Bot):
         back up the rewards (and, with ``solve``, the proofs)."""
         node = root
         path = [root]
-        grows = self._tree_bytes + self._compost.bytes < self.settings.memory << 20
+        grows = self.tree_bytes() < self.settings.memory << 20
         solve = self.settings.solve
         while True:
             position = node.position

@@ -52,8 +52,12 @@ Play = Callable[[T, StopCheck | None], R]
 MAX_ATTEMPTS = 4
 
 
-class Stopped(Exception):
-    """A game stopped because its run no longer wants it (an interrupt)."""
+class Stopped(StawvsError):
+    """A game stopped because its run no longer wants it (an interrupt; code
+    ``GAME_STOPPED``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(BotErrorCode.GAME_STOPPED, message)
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,10 @@ Outcome = Literal["win", "shared", "loss"]
 #: The most positions one question may visit (about an hour of search).
 MAX_NODES: Final = 200_000_000
 NODES: Final = Option("nodes", int, None, "positions the solver may visit", low=1, high=MAX_NODES)
-#: Entries the transposition table holds before it is emptied (about 250 MB).
+#: Bytes a table entry takes at most (its key's position, the bounds and the
+#: move; measured with ``tracemalloc`` by ``benchmarks/bots.py``: 420 to 620).
+TABLE_ENTRY_BYTES: Final = 700
+#: Entries the transposition table holds before it is emptied (about 700 MB).
 TABLE_LIMIT: Final = 1 << 20
 #: Above every margin a game can reach (60 pyramids score less than 200).
 _INFINITY: Final = 10_000
@@ -154,6 +157,11 @@ class Solver:
     def forget(self) -> None:
         """Empty the transposition table."""
         self._table.clear()
+
+    def table_bytes(self) -> int:
+        """The memory the transposition table takes, counted at
+        :data:`TABLE_ENTRY_BYTES` an entry."""
+        return len(self._table) * TABLE_ENTRY_BYTES
 
     def solve(
         self,

@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..collector import collector_paused
 from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position
@@ -89,35 +88,34 @@ class UCTBot(Bot):
         # moves (which later become its children's moves).
         cap = self.settings.memory << 20
         size = NODE_BYTES + MOVE_BYTES * len(root.untried)
-        with collector_paused():
-            for _ in range(limit):
-                node = root
-                path = [node]
-                while not node.untried and node.children:
-                    log_n = math.log(node.visits)
-                    node = max(
-                        node.children,
-                        key=lambda c: c.wins / c.visits + EXPLORATION * math.sqrt(log_n / c.visits),
-                    )
-                    path.append(node)
-                if node.untried and (size < cap or not root.children):  # the root gets a child
-                    move = node.untried.pop()
-                    after, _ = node.position.play(move)
-                    child = self._new_node(after, move, node.position.currplayer)
-                    size += NODE_BYTES + MOVE_BYTES * len(child.untried)
-                    node.children.append(child)
-                    path.append(child)
-                    node = child
-                # Cut short at the deadline, the last playout counts the leader as winner.
-                final = random_playout(node.position, rng, deadline)
-                winners = final.winners()
-                share = 1.0 / len(winners)
-                for visited in path:
-                    visited.visits += 1
-                    if visited.mover in winners:
-                        visited.wins += share
-                if now() >= deadline:
-                    break
+        for _ in range(limit):
+            node = root
+            path = [node]
+            while not node.untried and node.children:
+                log_n = math.log(node.visits)
+                node = max(
+                    node.children,
+                    key=lambda c: c.wins / c.visits + EXPLORATION * math.sqrt(log_n / c.visits),
+                )
+                path.append(node)
+            if node.untried and (size < cap or not root.children):  # the root gets a child
+                move = node.untried.pop()
+                after, _ = node.position.play(move)
+                child = self._new_node(after, move, node.position.currplayer)
+                size += NODE_BYTES + MOVE_BYTES * len(child.untried)
+                node.children.append(child)
+                path.append(child)
+                node = child
+            # Cut short at the deadline, the last playout counts the leader as winner.
+            final = random_playout(node.position, rng, deadline)
+            winners = final.winners()
+            share = 1.0 / len(winners)
+            for visited in path:
+                visited.visits += 1
+                if visited.mover in winners:
+                    visited.wins += share
+            if now() >= deadline:
+                break
         return root
 
     def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:

@@ -9,7 +9,8 @@ Every process (the scheduler, and each worker with one thread and no nanny)
 binds to 127.0.0.1, with the dashboard off and its HTTP server (health,
 metrics), which Dask starts even then, on 127.0.0.1 too: no port opens on
 another interface. :class:`LoopbackCluster` starts them and stops them, and
-only them. Needs the ``cluster`` extra (Dask distributed).
+only them; one that does not start raises :class:`ClusterFailure`
+(``CLUSTER_FAILED``). Needs the ``cluster`` extra (Dask distributed).
 """
 
 from __future__ import annotations
@@ -28,11 +29,21 @@ from types import TracebackType
 from typing import Any
 
 from ..bots.cluster import dask_distributed
+from ..errors import StawvsError
+from .safe_io import CliErrorCode
 
-__all__ = ["LOOPBACK", "LoopbackCluster", "main"]
+__all__ = ["LOOPBACK", "ClusterFailure", "LoopbackCluster", "main"]
 
 LOOPBACK = "127.0.0.1"
 _QUIET = ["--no-dashboard", "--dashboard-address", f"{LOOPBACK}:0"]
+
+
+class ClusterFailure(StawvsError):
+    """A process of the cluster did not start, or the workers did not join in
+    time (code ``CLUSTER_FAILED``); the message says which, and where the logs are."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(CliErrorCode.CLUSTER_FAILED, message)
 
 
 class LoopbackCluster:
@@ -99,9 +110,11 @@ class LoopbackCluster:
 
     def _check(self, process: subprocess.Popen[bytes], what: str, deadline: float) -> None:
         if process.poll() is not None:
-            raise RuntimeError(f"{what} stopped at once: see {self.directory}")
+            raise ClusterFailure(f"{what} stopped at once: see its log in {self.directory}")
         if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} did not start within {self.timeout} s")
+            raise ClusterFailure(
+                f"{what} did not start within {self.timeout} s: see its log in {self.directory}"
+            )
         time.sleep(0.1)
 
     def add_worker(self, *, wait: bool = True) -> subprocess.Popen[bytes]:
@@ -134,9 +147,16 @@ class LoopbackCluster:
         return dask_distributed().Client(self.address, timeout=self.timeout, set_as_default=False)
 
     def wait_for_workers(self, count: int) -> None:
+        """Return once ``count`` workers have joined; :class:`ClusterFailure` when
+        they have not within the timeout."""
         client = self.client()
         try:
             client.wait_for_workers(count, timeout=self.timeout)
+        except TimeoutError:
+            raise ClusterFailure(
+                f"{count} worker{'s' if count != 1 else ''} did not join within "
+                f"{self.timeout} s: see the logs in {self.directory}"
+            ) from None
         finally:
             client.close()
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 from ..bots import Bot
 from ..bots.base import play_turn
 from ..core.moves import Move, MoveSyntaxError
+from ..core.position import Position
 from ..core.squares import Square
 from ..errors import StawvsError
 from ..host.game import StawvsGame
@@ -35,20 +36,26 @@ __all__ = ["COMMANDS", "TerminalGame", "slides"]
 COMMANDS = ("help", "hint", "moves", "quit", "resign", "save", "undo")
 
 
-def slides(moves: Sequence[str]) -> dict[str, dict[str, list[str]]]:
-    """The collection moves among ``moves`` by cap and landing square: for each
-    ``FROM``, each ``TO`` with the ``TARGET`` squares it can claim.
+def slides(position: Position) -> dict[str, dict[str, list[str]]]:
+    """The collection moves of the player to move by cap and landing square: for
+    each ``FROM`` that can slide, each ``TO`` with the ``TARGET`` squares it can
+    claim, in the order of :meth:`Position.continuations
+    <stawvs_ap.Position.continuations>`. Empty in the placement phase.
 
-    >>> slides(["c3-d4,e5", "c3-d4,f6", "c3-c4,c5", "pass"])
-    {'c3': {'d4': ['e5', 'f6'], 'c4': ['c5']}}
+    >>> board = "/".join(["........"] * 7 + ["PI1@1BL1GR1OR1@2...."])
+    >>> slides(Position.from_notation(board + " 1 collect -,- -"))
+    {'a1': {'b1': ['a1', 'c1'], 'c1': ['b1', 'a1']}}
     """
-    found: dict[str, dict[str, list[str]]] = {}
-    for move in moves:
-        slide, comma, target = move.partition(",")
-        if comma:
-            source, _, dest = slide.partition("-")
-            found.setdefault(source, {}).setdefault(dest, []).append(target)
-    return found
+    if position.mode != "collect":
+        return {}
+    return {
+        str(cap.source): {
+            str(slide.dest): [str(move.target) for move in position.continuations(slide)]
+            for slide in position.continuations(cap)
+        }
+        for cap in position.continuations()
+        if not cap.is_pass
+    }
 
 
 class TerminalGame:
@@ -179,7 +186,7 @@ class TerminalGame:
                 self.moves(source)
                 return
             dest = str(move.dest)
-            targets = slides(game.moves()).get(source, {}).get(dest, [])
+            targets = [str(m.target) for m in game.position.continuations(move)]
             if len(targets) != 1:
                 example = f"{source}-{dest},{targets[0]}"
                 self.say(m.PLAY_CLAIMS_FROM, dest=dest, targets=" ".join(targets), example=example)
@@ -202,7 +209,7 @@ class TerminalGame:
                     m.PLAY_PLACE_SQUARES, count=len(squares), squares=" ".join(squares)
                 )
             return
-        caps = slides(legal)
+        caps = slides(game.position)
         if not argument:
             reach = [
                 self.words.say(
@@ -237,7 +244,9 @@ class TerminalGame:
         the squares of the person's caps that can move."""
         before = line.lstrip().lower().split()
         if before and (len(before) > 1 or line.endswith(" ")):
-            options: Sequence[str] = list(slides(self.game.moves())) if before[0] == "moves" else ()
+            options: Sequence[str] = (
+                list(slides(self.game.position)) if before[0] == "moves" else ()
+            )
         else:
             options = [*COMMANDS, *self.game.moves()]
         return sorted(o for o in options if o.startswith(word.lower()))

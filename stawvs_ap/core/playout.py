@@ -15,6 +15,7 @@ import time
 from bisect import bisect_right
 from itertools import accumulate
 
+from ..errors import ErrorCode, IllegalMoveError
 from .moves import PASS, Move
 from .position import Position
 from .squares import LINES, SQUARES, iter_squares
@@ -28,15 +29,19 @@ _MOST_DRAWS = 1000
 def random_move(position: Position, rng: random.Random) -> Move:
     """A legal move of ``position`` chosen uniformly at random.
 
-    Raises ``IndexError`` once every player has passed. Listing every claim of
-    every slide costs a line walk per slide, so this samples by rejection: each
-    slide gets as many slots as there are free pyramids on its landing square's
-    lines (at least its number of claims; exactly one with ``hey``), a slot is
-    drawn uniformly, and it is kept when that slide has a claim of that number.
-    Every legal move owns exactly one slot, so each is equally likely.
+    Raises :class:`~stawvs_ap.errors.IllegalMoveError` (``GAMEOVER``) once every
+    player has passed. Listing every claim of every slide costs a line walk per
+    slide, so this samples by rejection: each slide gets as many slots as there
+    are free pyramids on its landing square's lines (at least its number of
+    claims; exactly one with ``hey``), a slot is drawn uniformly, and it is kept
+    when that slide has a claim of that number. Every legal move owns exactly
+    one slot, so each is equally likely.
     """
     if position.is_over:
-        raise IndexError("every player has passed: there is no move to choose")
+        raise IllegalMoveError(
+            ErrorCode.GAMEOVER,
+            "every player has passed: the game is over, there is no move to choose",
+        )
     if position.mode == "place":
         return Move(SQUARES[rng.choice(iter_squares(position.free))])
     if position.currplayer in position.eliminated:

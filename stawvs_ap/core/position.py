@@ -17,7 +17,7 @@ from typing import Any, Final, Literal, NamedTuple
 
 from ..errors import ErrorCode, StawvsError
 from .events import Event, FinalCapture, GameEnded, Moved, Passed, Placed
-from .moves import PASS, Move
+from .moves import EMPTY_MOVE, PASS, Move
 from .notation import PositionFields, format_diagram, format_position, parse_position
 from .pyramids import COLOURED, EMPTY, PER_KIND, PYRAMIDS, Pyramid
 from .scoring import score
@@ -413,6 +413,47 @@ class Position(NamedTuple):
                     yield Move(SQUARES[source], SQUARES[dest], SQUARES[target])
         if not found:
             yield PASS
+
+    def continuations(self, move: Move = EMPTY_MOVE) -> tuple[Move, ...]:
+        """The moves one part longer than ``move`` that lead to a legal move, in the
+        order of :meth:`legal_moves`: the next click of a player building a move.
+
+        After the empty move they are the placements, each cap that can slide
+        (``FROM``), or ``pass`` alone when the player must pass; after ``FROM``
+        each landing square (``FROM-TO``); after ``FROM-TO`` each complete move
+        (``FROM-TO,TARGET``). Nothing follows a complete move, a move that leads
+        to no legal move, or the end of the game.
+
+        >>> board = "/".join(["........"] * 7 + ["PI1@1BL1GR1@2....."])
+        >>> position = Position.from_notation(board + " 1 collect -,- -", ["hey"])
+        >>> [str(m) for m in position.continuations()]
+        ['a1']
+        >>> [str(m) for m in position.continuations(Move.parse("a1"))]
+        ['a1-b1']
+        >>> [str(m) for m in position.continuations(Move.parse("a1-b1"))]
+        ['a1-b1,a1']
+        >>> position.continuations(Move.parse("c1")), position.continuations(PASS)
+        ((), ())
+        """
+        if self.is_over or move.is_pass or move.target is not None:
+            return ()
+        if self.must_pass():
+            return (PASS,) if move.source is None else ()
+        if self.mode == "place":
+            return tuple(self.legal_moves()) if move.source is None else ()
+        free = self.free
+        if move.source is None:
+            return tuple(
+                Move(SQUARES[s]) for s in self.cap_squares(self.currplayer) if walk(s, free)
+            )
+        source, dest = move.source, move.dest
+        if self.caps[source] != self.currplayer:
+            return ()
+        if dest is None:
+            return tuple(Move(move.source, SQUARES[d]) for d in walk(source, free))
+        if dest not in walk(source, free):
+            return ()
+        return tuple(Move(move.source, move.dest, SQUARES[t]) for t in self.claims(source, dest))
 
     def legal_move_strings(self) -> list[str]:
         """:meth:`legal_moves` as move strings, in the same order.

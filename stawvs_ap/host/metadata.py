@@ -14,6 +14,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.variants import SETUP_VARIANTS, VARIANTS
+from ..errors import ErrorCode, StawvsError
 from ..i18n import Catalogue, Message, catalogue
 from . import messages as m
 
@@ -76,11 +77,15 @@ class GameInfo(BaseModel):
     flags: list[Flag]
 
     def variant(self, uid: str) -> Variant:
-        """The variant with this ``uid``; ``KeyError`` if there is none."""
+        """The variant with this ``uid``; :class:`~stawvs_ap.errors.StawvsError`
+        (``BAD_VARIANT``) if there is none."""
         for variant in self.variants:
             if variant.uid == uid:
                 return variant
-        raise KeyError(uid)
+        known = ", ".join(variant.uid for variant in self.variants)
+        raise StawvsError(
+            ErrorCode.BAD_VARIANT, f"{self.name} has no variant {uid!r:.60} (its variants: {known})"
+        )
 
 
 #: The uid upstream presumes for "no variant of the group ``setup``".
@@ -163,12 +168,16 @@ def variant_display_names(variants: Iterable[str], words: Catalogue | None = Non
     default setup's name when none of them chooses the setup: in English, as
     records write them, or in ``words``' language.
 
-    Raises ``KeyError`` for an unknown variant id.
+    Raises :class:`~stawvs_ap.errors.StawvsError` (``BAD_VARIANT``) for an
+    unknown variant id.
     """
     ids = list(variants)
     unknown = [uid for uid in ids if uid not in VARIANTS]
     if unknown:
-        raise KeyError(unknown[0])
+        known = ", ".join(VARIANTS)
+        raise StawvsError(
+            ErrorCode.BAD_VARIANT, f"unknown variant {unknown[0]!r:.60} (known: {known})"
+        )
     if not any(uid in SETUP_VARIANTS for uid in ids):
         ids.append(DEFAULT_SETUP_UID)
     return [(words or catalogue()).say(_VARIANT_WORDS[uid][0]) for uid in ids]
@@ -178,6 +187,12 @@ def variant_ids_from_display_names(names: Sequence[str]) -> list[str]:
     """The variant ids for display names (the inverse of :func:`variant_display_names`).
 
     The default setup's name stands for no variant and is dropped. Raises
-    ``KeyError`` for a name that is no Stawvs variant.
+    :class:`~stawvs_ap.errors.StawvsError` (``BAD_VARIANT``) for a name that is
+    no Stawvs variant.
     """
+    for name in names:
+        if name != DEFAULT_SETUP_NAME and name not in _ID_OF:
+            raise StawvsError(
+                ErrorCode.BAD_VARIANT, f"{name!r} is not a variant of {GAMEINFO.name}"
+            )
     return [_ID_OF[name] for name in names if name != DEFAULT_SETUP_NAME]

@@ -20,11 +20,14 @@ __all__ = ["Preview", "preview"]
 
 class Preview(NamedTuple):
     """The ``position`` shown, and either the ``events`` of a complete move or
-    the ``partial`` move (``FROM`` or ``FROM-TO``)."""
+    the ``partial`` move (``FROM`` or ``FROM-TO``) with its ``continuations``
+    (:meth:`Position.continuations <stawvs_ap.Position.continuations>`: where
+    the cap can land, or what it can claim there)."""
 
     position: Position
     events: tuple[Event, ...] = ()
     partial: Move | None = None
+    continuations: tuple[Move, ...] = ()
 
     @property
     def results(self) -> list[dict[str, Any]]:
@@ -46,6 +49,9 @@ def preview(position: Position, move: Move, complete: bool) -> Preview | None:
         # A preview shows the move's effect; the turn stays with the player.
         return Preview(shown.replace(currplayer=position.currplayer), events)
     assert move.source is not None
+    following = position.continuations(move)
     if move.dest is None:
-        return Preview(position, partial=move)
-    return Preview(position.with_cap_moved(move.source, move.dest), partial=move)
+        return Preview(position, partial=move, continuations=following)
+    return Preview(
+        position.with_cap_moved(move.source, move.dest), partial=move, continuations=following
+    )

@@ -120,10 +120,12 @@ def _variants(header: dict[str, Any]) -> list[str]:
     if not isinstance(shown, list) or not all(isinstance(v, str) for v in shown):
         raise InvalidRecordError("header.game.variants must be a list of variant names")
     try:
-        return check_variants(variant_ids_from_display_names(shown))
-    except KeyError as exc:
-        raise InvalidRecordError(f"{exc.args[0]!r} is not a variant of {GAMEINFO.name}") from None
-    except ValueError as exc:
+        ids = variant_ids_from_display_names(shown)
+    except StawvsError as exc:  # a name that is no variant's, said as it is
+        raise InvalidRecordError(exc.message) from None
+    try:
+        return check_variants(ids)
+    except StawvsError as exc:
         raise InvalidRecordError(f"the record's variants do not go together: {exc}") from None
 
 

@@ -3,8 +3,9 @@ one client.
 
 The methods (:data:`METHODS`) take the game as ``state`` and keep nothing
 between requests: the game's own (:mod:`.game`), the bots (:mod:`.bots`:
-``bot_move``, ``hint``) and what a page needs (:mod:`.views`: ``svg``,
-``summary``, ``undo``). Each is declared once, with typed parameters and the
+``bot_move``, ``hint``, ``solve``), the game review (:mod:`.reviews`:
+``review``) and what a page needs (:mod:`.views`: ``svg``, ``summary``,
+``undo``). Each is declared once, with typed parameters and the
 schema of its result (:mod:`.protocol`); :mod:`.methods` makes the table from
 each module's list and dispatches to it. :mod:`.jsonrpc` reads requests and writes answers for
 any table. They are served over standard input and output by :func:`serve`

@@ -10,7 +10,9 @@ pipes, one request at a time::
 Every refusal of the engine is raised as :class:`RemoteError`, a
 :class:`~stawvs_ap.errors.StawvsError` with the engine's own code (``BAD_MOVE``,
 ``BAD_STATE``, …); protocol errors are raised the same way with codes such as
-``INVALID_PARAMS``. A server that is gone raises :class:`ConnectionError`.
+``INVALID_PARAMS``. A server that is gone, or that answers what is no
+response to the request, raises :class:`ConnectionFailure`
+(``CONNECTION_FAILED``), a :class:`~stawvs_ap.errors.StawvsError` too.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from stawvs_ap.bots.base import BotErrorCode
 from stawvs_ap.errors import ErrorCode, StawvsError
 from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES, PROTOCOL_CODES, ServiceErrorCode
 
-__all__ = ["Client", "RemoteError"]
+__all__ = ["Client", "ConnectionFailure", "RemoteError"]
 
 #: Every code a server's refusal can carry in ``error.data.code``, by name.
 ENGINE_CODES: Final[dict[str, StrEnum]] = {
@@ -55,6 +57,15 @@ class RemoteError(StawvsError):
         super().__init__(code, message)
         self.rpc_code = rpc_code
         self.data = data
+
+
+class ConnectionFailure(StawvsError):
+    """The server cannot be talked to (code ``CONNECTION_FAILED``): it stopped
+    reading or closed its output, the client was closed, or the server answered
+    what is no response to the request. The message says which."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ServiceErrorCode.CONNECTION_FAILED, message)
 
 
 def _json_value(value: object) -> object:
@@ -104,12 +115,19 @@ class Client:
         argv = (
             list(command) if command is not None else [sys.executable, "-m", "stawvs_ap", "serve"]
         )
-        self._process = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=dict(env) if env is not None else None,
-        )
+        if not argv:
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "the server's command is empty")
+        try:
+            self._process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=dict(env) if env is not None else None,
+            )
+        except OSError as exc:  # no such program, not allowed to run it
+            raise ConnectionFailure(
+                f"cannot start the server {argv[0]!r:.200}: {exc.strerror or exc}"
+            ) from None
         self._ids = itertools.count(1)
 
     # -- the connection ------------------------------------------------------
@@ -158,16 +176,16 @@ class Client:
             pipe.write(line if line.endswith(b"\n") else line + b"\n")
             pipe.flush()
         except BrokenPipeError:
-            raise ConnectionError("the server no longer reads its input") from None
+            raise ConnectionFailure("the server no longer reads its input") from None
 
     def read_raw(self) -> bytes:
         """The next line the server writes, newline included (at most
         :data:`~stawvs_ap.service.jsonrpc.MAX_RESPONSE_BYTES` and the newline)."""
         line = self._pipe(self._process.stdout).readline(MAX_RESPONSE_BYTES + 2)
         if not line:
-            raise ConnectionError(f"the server closed its output (status {self._process.poll()})")
+            raise ConnectionFailure(f"the server closed its output (status {self._process.poll()})")
         if not line.endswith(b"\n") and len(line) > MAX_RESPONSE_BYTES:
-            raise ConnectionError(
+            raise ConnectionFailure(
                 f"the server answered a line longer than {MAX_RESPONSE_BYTES:,} bytes"
             )
         return line
@@ -175,7 +193,7 @@ class Client:
     @staticmethod
     def _pipe(pipe: IO[bytes] | None) -> IO[bytes]:
         if pipe is None or pipe.closed:
-            raise ConnectionError("the client is closed")
+            raise ConnectionFailure("the client is closed")
         return pipe
 
     # -- calls -----------------------------------------------------------------
@@ -189,16 +207,20 @@ class Client:
         try:
             response = json.loads(line)
         except ValueError:
-            raise ConnectionError(f"the server answered what is not JSON: {line!r:.200}") from None
+            raise ConnectionFailure(
+                f"the server answered what is not JSON: {line!r:.200}"
+            ) from None
         if not isinstance(response, dict):
-            raise ConnectionError(f"the server answered what is not a response: {response!r:.200}")
+            raise ConnectionFailure(
+                f"the server answered what is not a response: {response!r:.200}"
+            )
         error = response.get("error")
         # An id of null answers a request the server could not read (a parse error).
         if response.get("id") != rid and not (response.get("id") is None and error):
-            raise ConnectionError(f"the server answered out of turn: {response!r:.200}")
+            raise ConnectionFailure(f"the server answered out of turn: {response!r:.200}")
         if error is not None:
             if not isinstance(error, dict):
-                raise ConnectionError(f"the server answered a broken error: {error!r:.200}")
+                raise ConnectionFailure(f"the server answered a broken error: {error!r:.200}")
             code = error.get("code")
             raise RemoteError(
                 code if isinstance(code, int) else -32603,
@@ -217,7 +239,8 @@ class Client:
         return result
 
     # One method per protocol method, with the parameters its declaration gives
-    # (stawvs_ap.service.protocol; tests/test_service.py holds them together):
+    # (stawvs_ap.service.protocol; tests/test_service_declarations.py holds them
+    # together):
     # the required ones first, in order, then the optional ones, None when not
     # given. Each returns the result object. Those that return words for people
     # take ``locale``, a language tag such as "de".

@@ -77,7 +77,8 @@ Dispatch = Callable[[str, "dict[str, Any] | list[Any]"], Any]
 class ServiceErrorCode(StrEnum):
     """The codes of the service's floor: a JSON-RPC error's name, for the
     ``code`` of an :class:`RpcError` (and of the client's ``RemoteError``) whose
-    response is not a refusal by the engine (that one carries the engine's code)."""
+    response is not a refusal by the engine (that one carries the engine's code);
+    and ``CONNECTION_FAILED``, a connection that is gone before its answer."""
 
     PARSE_ERROR = "PARSE_ERROR"
     INVALID_REQUEST = "INVALID_REQUEST"
@@ -85,6 +86,10 @@ class ServiceErrorCode(StrEnum):
     INVALID_PARAMS = "INVALID_PARAMS"
     INTERNAL_ERROR = "INTERNAL_ERROR"
     SERVER_BUSY = "SERVER_BUSY"
+    #: The other end of a connection went away or broke the protocol: the
+    #: client's server stopped, closed its output or answered out of turn, or an
+    #: HTTP client left before its request was read.
+    CONNECTION_FAILED = "CONNECTION_FAILED"
 
 
 #: The names of the JSON-RPC protocol's error codes.
@@ -223,20 +228,26 @@ def _too_many_values(text: bytes | bytearray, limit: int) -> bool:
 
 
 def loads_bounded(text: bytes | bytearray, max_values: int = MAX_JSON_VALUES) -> Any:
-    """``text`` parsed as JSON, refused (``ValueError``) without parsing when it
-    holds more than ``max_values`` values, so that the objects made stay near
-    the text's size; ``NaN`` and ``Infinity`` are not JSON here, nor a number
-    of more than :data:`MAX_NUMBER_DIGITS` digits.
+    """``text`` parsed as JSON, refused without parsing when it holds more than
+    ``max_values`` values, so that the objects made stay near the text's size;
+    ``NaN`` and ``Infinity`` are not JSON here, nor a number of more than
+    :data:`MAX_NUMBER_DIGITS` digits. What is refused raises :class:`RpcError`
+    (``PARSE_ERROR``), its message the one a parse error's response carries.
 
     >>> loads_bounded(b'{"a": [1, 2]}')
     {'a': [1, 2]}
     >>> loads_bounded(b"[" + b"{}," * 10 + b"{}]", max_values=5)
     Traceback (most recent call last):
-    ValueError: more than 5 JSON values
+    stawvs_ap.service.jsonrpc.RpcError: not JSON: more than 5 JSON values
     """
     if _too_many_values(text, max_values):
-        raise ValueError(f"more than {max_values:,} JSON values")
-    return json.loads(text, parse_constant=_no_constants, parse_int=_whole_number)
+        raise RpcError(PARSE_ERROR, f"not JSON: more than {max_values:,} JSON values")
+    try:
+        return json.loads(text, parse_constant=_no_constants, parse_int=_whole_number)
+    except RecursionError:
+        raise RpcError(PARSE_ERROR, "the JSON is nested too deeply") from None
+    except ValueError as exc:  # JSON, UTF-8 and number-length errors alike
+        raise RpcError(PARSE_ERROR, f"not JSON: {str(exc)[:200]}") from None
 
 
 def _whole_number(digits: str) -> int:
@@ -255,10 +266,8 @@ def answer_line(line: bytes | bytearray, call: Dispatch) -> str | None:
             return None
         try:
             message = loads_bounded(line)
-        except RecursionError:
-            return _error(None, PARSE_ERROR, "the JSON is nested too deeply")
-        except ValueError as exc:  # JSON, UTF-8 and number-length errors alike
-            return _error(None, PARSE_ERROR, f"not JSON: {str(exc)[:200]}")
+        except RpcError as refused:
+            return _error(None, PARSE_ERROR, refused.message)
         if not isinstance(message, list):
             return _answer(message, call)
         if not message:

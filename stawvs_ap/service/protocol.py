@@ -11,8 +11,8 @@ result. Everything else is made from that declaration or checked against it:
   when the file is stale);
 - ``serve --help``'s list of methods;
 - the Python client's methods and docs/service.md's method table, held to the
-  declaration by ``tests/test_service.py``, which names the expected line when
-  they part.
+  declaration by ``tests/test_service_declarations.py``, which names the
+  expected line when they part.
 
 >>> @method("echo", "Answer the text given.", result=obj({"text": TEXT.schema}),
 ...         required={"text": TEXT})

@@ -21,7 +21,7 @@ class RecentGames:
     A host sends back the state a ``move`` answered, and asks several things of
     one state (moves, a verdict, a render); loading a 61-ply state is about
     1.3 ms of a 2.3 ms request (benchmarks/service.py). Bounded to the
-    ``size`` most recent texts; tests/test_service.py checks that answers are
+    ``size`` most recent texts; tests/test_service_hostile.py checks that answers are
     the same with it as without. Safe to share between threads (the HTTP
     transport answers requests in several).
     """

@@ -23,6 +23,8 @@ from ..core.scoring import group_collection, score
 from ..core.squares import SQUARES
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
+from ..host.preview import Preview, preview
+from ..host.verdicts import COMPLETE
 from ..i18n import Phrase, catalogue
 from ..pictures.svg import board_svg
 from .messages import UNDO_TOO_FAR
@@ -93,27 +95,27 @@ def _shown(params: Params) -> StawvsGame:
     return game
 
 
-def next_squares(position: Position, move: Move) -> dict[str, list[str]]:
-    """The squares of the partial ``move`` (``FROM`` or ``FROM-TO``) and where it
-    can go next, as :func:`~stawvs_ap.pictures.svg.board_svg` highlights them:
-    ``selected`` (the cap's square), ``destinations`` (after ``FROM``),
-    ``targets`` (after ``FROM-TO``). Empty for any other move.
+def next_squares(shown: Preview) -> dict[str, list[str]]:
+    """The squares of a previewed partial move (``FROM`` or ``FROM-TO``) and of
+    its continuations, as :func:`~stawvs_ap.pictures.svg.board_svg` highlights
+    them: ``selected`` (the cap's square), ``destinations`` (after ``FROM``),
+    ``targets`` (after ``FROM-TO``). Empty for the preview of a complete move.
 
     >>> game = StawvsGame(2, seed=1)
-    >>> next_squares(game.position, Move.parse("b7"))
+    >>> next_squares(preview(game.position, Move.parse("b7"), complete=True))
     {}
     """
-    if position.mode != "collect" or move.source is None or move.target is not None:
+    partial = shown.partial
+    if partial is None or partial.source is None:
         return {}
-    legal = [m for m in position.legal_moves() if m.source == move.source]
-    if move.dest is None:
+    if partial.dest is None:
         return {
-            "selected": [str(move.source)],
-            "destinations": sorted({str(m.dest) for m in legal if m.dest is not None}),
+            "selected": [str(partial.source)],
+            "destinations": sorted(str(m.dest) for m in shown.continuations),
         }
     return {
-        "selected": [str(move.dest)],
-        "targets": sorted({str(m.target) for m in legal if m.dest == move.dest and m.target}),
+        "selected": [str(partial.dest)],
+        "targets": sorted(str(m.target) for m in shown.continuations),
     }
 
 
@@ -171,10 +173,13 @@ def svg(params: Params) -> Result:
         if not verdict.valid:
             assert verdict.code is not None
             raise StawvsError(verdict.code, verdict.message)
-        move = Move.parse(built)
-        highlights = next_squares(game.position, move)
-        if move.dest is not None and move.target is None:
-            shown = game.position.with_cap_moved(move.source, move.dest)  # type: ignore[arg-type]
+        # A partial move: the cap chosen (FROM), perhaps landed (FROM-TO).
+        complete = verdict.complete == COMPLETE
+        partial = None if complete else preview(game.position, Move.parse(built), complete)
+        if partial is not None:
+            highlights = next_squares(partial)
+            if partial.position is not game.position:
+                shown = partial.position
     hints = []
     for hint in params.get("hints", ()):
         try:

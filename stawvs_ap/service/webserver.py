@@ -38,6 +38,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from starlette.types import ASGIApp, Message, Receive
 
+from ..errors import StawvsError
+from .jsonrpc import ServiceErrorCode
+
 if TYPE_CHECKING:
     import uvicorn
 
@@ -77,12 +80,24 @@ class HttpLimits:
     headers: int = MAX_HEADERS
 
 
-class BodyTooLarge(Exception):
-    """The body grew past the limit given to :func:`read_body`."""
+class BodyTooLarge(StawvsError):
+    """The body grew past the limit given to :func:`read_body`, ``limit`` bytes
+    (code ``INVALID_REQUEST``: the service answers it with 413)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            ServiceErrorCode.INVALID_REQUEST, f"the request body is longer than {limit:,} bytes"
+        )
+        self.limit = limit
 
 
-class ClientGone(Exception):
-    """The client went away before its body was read."""
+class ClientGone(StawvsError):
+    """The client went away before its body was read (code ``CONNECTION_FAILED``)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            ServiceErrorCode.CONNECTION_FAILED, "the client went away before its request was read"
+        )
 
 
 async def read_body(receive: Receive, limit: int) -> bytearray:
@@ -93,10 +108,10 @@ async def read_body(receive: Receive, limit: int) -> bytearray:
     while True:
         message: Message = await receive()
         if message["type"] == "http.disconnect":
-            raise ClientGone
+            raise ClientGone()
         body += message.get("body", b"")
         if len(body) > limit:
-            raise BodyTooLarge
+            raise BodyTooLarge(limit)
         if not message.get("more_body", False):
             return body
 
