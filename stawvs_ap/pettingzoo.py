@@ -24,6 +24,7 @@ position notation.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -165,9 +166,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         move = None
         if action is not None:
             try:
-                number = int(action)  # numpy's numbers, a tensor's
-            except (TypeError, ValueError, OverflowError):
-                number = action  # decode names it: BAD_ARGUMENT
+                number = operator.index(action)  # whole numbers: numpy's, a tensor's
+            except TypeError:
+                number = action  # decode names it: BAD_ARGUMENT (1.7, "1", None…)
             move = decode(number)  # BAD_ARGUMENT out of range
         if move is None or not self.position.is_legal(move):
             raise StawvsError(ErrorCode.BAD_MOVE, f"action {action} is not a legal move here")

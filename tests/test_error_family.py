@@ -504,7 +504,13 @@ def test_an_action_number_out_of_range_is_bad_argument() -> None:
     environment = raw_env(2)
     environment.reset(seed=1)
     before = environment.position
-    for action, shown in ((10**9, "1000000000"), (-1, "-1"), ("c3", "'c3'")):
+    for action, shown in (
+        (10**9, "1000000000"),
+        (-1, "-1"),
+        ("c3", "'c3'"),
+        (1.7, "1.7"),
+        ("1", "'1'"),
+    ):
         with pytest.raises(StawvsError) as refused:
             environment.step(action)  # type: ignore[arg-type]
         assert refused.value.code == ErrorCode.BAD_ARGUMENT

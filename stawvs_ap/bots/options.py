@@ -193,7 +193,7 @@ MEMORY: Final = Option(
     "memory",
     int,
     200,
-    "megabytes the search tree may fill; then it stops growing",
+    "megabytes the search may fill (its tree, and mcts's solver table); then it stops growing",
     low=1,
     high=4096,
 )

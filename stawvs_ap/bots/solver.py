@@ -64,7 +64,8 @@ Outcome = Literal["win", "shared", "loss"]
 MAX_NODES: Final = 200_000_000
 NODES: Final = Option("nodes", int, None, "positions the solver may visit", low=1, high=MAX_NODES)
 #: Bytes a table entry takes at most (its key's position, the bounds and the
-#: move; measured with ``tracemalloc`` by ``benchmarks/bots.py``: 420 to 620).
+#: move): 420 to 620 measured with ``tracemalloc`` over 20,000-position solves
+#: in each phase of ``benchmarks/bots.py``, whose memory check holds the count.
 TABLE_ENTRY_BYTES: Final = 700
 #: Entries the transposition table holds before it is emptied (about 700 MB).
 TABLE_LIMIT: Final = 1 << 20

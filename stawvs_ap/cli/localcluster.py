@@ -149,7 +149,13 @@ class LoopbackCluster:
     def wait_for_workers(self, count: int) -> None:
         """Return once ``count`` workers have joined; :class:`ClusterFailure` when
         they have not within the timeout."""
-        client = self.client()
+        try:
+            client = self.client()
+        except (OSError, TimeoutError):
+            raise ClusterFailure(
+                f"the cluster's scheduler at {self.address} cannot be reached: see the logs "
+                f"in {self.directory}"
+            ) from None
         try:
             client.wait_for_workers(count, timeout=self.timeout)
         except TimeoutError:
