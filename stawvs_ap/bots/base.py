@@ -21,7 +21,7 @@ from ..core.moves import Move
 from ..core.position import Position
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame, check_seed
-from .options import ITERATIONS, MAX_SECONDS, SECONDS, Option
+from .options import ITERATIONS, MAX_SECONDS, SECONDS, Option, unknown_option
 
 __all__ = [
     "TOP",
@@ -199,11 +199,7 @@ class Bot(ABC):
         for declared in cls.options:
             if declared.name == name:
                 return declared
-        raise StawvsError(
-            ErrorCode.BAD_ARGUMENT,
-            f"bot {cls.name} takes the options {', '.join(o.name for o in cls.options)}, "
-            f"not {name!r:.60}",
-        )
+        raise unknown_option(cls.name, cls.options, name)
 
     def choose(
         self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None

@@ -40,6 +40,7 @@ stawvs_ap.errors.StawvsError: option heat must be a number from 50 to 300, not 9
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, ClassVar, Final, Generic, TypeVar, get_type_hints
 
@@ -57,6 +58,7 @@ __all__ = [
     "excerpt",
     "options_of",
     "setting",
+    "unknown_option",
     "with_changes",
 ]
 
@@ -254,14 +256,20 @@ class Settings:
             object.__setattr__(self, option.name, option.check(getattr(self, option.name)))
 
 
+def unknown_option(bot: str, options: Iterable[Option[Any]], given: object) -> StawvsError:
+    """The error (``BAD_ARGUMENT``) for an option ``given`` that ``bot`` does not
+    take, naming the ``options`` it does."""
+    names = ", ".join(option.name for option in options)
+    return StawvsError(
+        ErrorCode.BAD_ARGUMENT, f"bot {bot} takes the options {names}, not {_shown(given)}"
+    )
+
+
 def with_changes(settings: S, changes: dict[str, Any], bot: str) -> S:
     """``settings`` with ``changes`` (option names and values) made, each checked;
     ``BAD_ARGUMENT`` for a name that is not one of ``bot``'s options."""
-    names = [option.name for option in options_of(type(settings))]
+    options = options_of(type(settings))
     for name in changes:
-        if name not in names:
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT,
-                f"bot {bot} takes the options {', '.join(names)}, not {_shown(name)}",
-            )
+        if all(option.name != name for option in options):
+            raise unknown_option(bot, options, name)
     return replace(settings, **changes) if changes else settings

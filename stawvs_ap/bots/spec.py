@@ -28,7 +28,7 @@ from typing import Any, Final
 from ..errors import ErrorCode, StawvsError
 from .base import Bot, Budget
 from .engine import ExecBot, split_command
-from .options import Option, excerpt
+from .options import Option, excerpt, unknown_option
 from .registry import BOTS, bot_class, bot_classes
 
 __all__ = ["BOTS", "MAX_SPEC_LENGTH", "BotSpec", "make_bot", "options_help", "options_table"]
@@ -59,11 +59,7 @@ def _declared(bot: type[Bot], key: str) -> Option[Any]:
     for option in bot.options:
         if option.name == name:
             return option
-    raise StawvsError(
-        ErrorCode.BAD_ARGUMENT,
-        f"bot {bot.name} takes the options {', '.join(o.name for o in bot.options)}, "
-        f"not {excerpt(key.strip())}",
-    )
+    raise unknown_option(bot.name, bot.options, key.strip())
 
 
 @dataclass(frozen=True)

@@ -446,13 +446,11 @@ class Position(NamedTuple):
             return tuple(
                 Move(SQUARES[s]) for s in self.cap_squares(self.currplayer) if walk(s, free)
             )
-        source, dest = move.source, move.dest
-        if self.caps[source] != self.currplayer:
+        if self.problem(move) is not None:  # the judge: another's cap, a blocked slide
             return ()
+        source, dest = move.source, move.dest
         if dest is None:
             return tuple(Move(move.source, SQUARES[d]) for d in walk(source, free))
-        if dest not in walk(source, free):
-            return ()
         return tuple(Move(move.source, move.dest, SQUARES[t]) for t in self.claims(source, dest))
 
     def legal_move_strings(self) -> list[str]:

@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 from ..core.moves import Move, MoveSyntaxError
 from ..core.position import Position
-from ..core.squares import SQUARE_NAMES, SQUARES, square_at
+from ..core.squares import SQUARE_NAMES, square_at
 from ..errors import ErrorCode
 from ..i18n import Catalogue, catalogue
 from .messages import ALREADY_COMPLETE, OFF_BOARD
@@ -69,9 +69,8 @@ def click(
         )
     elif current.dest is None:
         built = f"{current}-{name}"
-        if position.rules.hey:  # the claim is the square left: the click completes the move
-            following = position.continuations(Move(current.source, SQUARES[sq]))
-            built = str(following[0]) if following else f"{built},{current}"
+        if position.rules.hey:
+            built += f",{current}"
     else:
         built = f"{current},{name}"
     result = judge(position, built, game_over=game_over).result(position, words)

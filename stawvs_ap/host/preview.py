@@ -49,9 +49,5 @@ def preview(position: Position, move: Move, complete: bool) -> Preview | None:
         # A preview shows the move's effect; the turn stays with the player.
         return Preview(shown.replace(currplayer=position.currplayer), events)
     assert move.source is not None
-    following = position.continuations(move)
-    if move.dest is None:
-        return Preview(position, partial=move, continuations=following)
-    return Preview(
-        position.with_cap_moved(move.source, move.dest), partial=move, continuations=following
-    )
+    shown = position if move.dest is None else position.with_cap_moved(move.source, move.dest)
+    return Preview(shown, partial=move, continuations=position.continuations(move))
