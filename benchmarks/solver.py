@@ -16,10 +16,10 @@ position *k* plies before each game's end for each ``--plies`` k, with
 and within the limit, the median time of the proven ones, and the node rate
 (positions a second over every search).
 
-``strength`` plays the new ``mcts`` against the previous release's search,
-``mcts:solve=false`` (the same bot with its proofs and root solver turned
-off: nothing else changed between the two), 0.25 s a move, two players,
-seats swapped, the games shared evenly among the variant sets of
+``strength`` plays the new ``mcts`` against the search as it was before the
+solver, ``mcts:solve=false`` (the same bot with its proofs and root solver
+turned off: nothing else differs; the last release, 0.1.0, had no bots),
+0.25 s a move, two players, seats swapped, the games shared evenly among the variant sets of
 :data:`VARIANT_SETS`; it prints the new bot's win rate with its 95% (Wilson)
 interval, overall and per variant set.
 
@@ -31,6 +31,8 @@ In that proven stretch a move *throws away* when the outcome it leaves the
 mover (win, shared, loss) is worse than the one it found; the games with a
 throw are the only ones a perfect endgame could turn, so the new bot's win
 rate against the previous search is at most about 50% plus half their share.
+``--bot SPEC`` plays another bot against itself (``--bot mcts:seconds=0.25``:
+how often the new search throws one away).
 
 Nothing is written; docs/solver.md and docs/strength.md quote the figures.
 """
@@ -166,13 +168,15 @@ def outcome(margin: int) -> int:
     return (margin > 0) - (margin < 0)
 
 
-def thrown_in_game(number: int, nodes: int) -> tuple[int, list[tuple[int, int, int]]]:
-    """Game ``number`` of the previous search against itself: how many plies from
-    its end the solver proves every position, and each throw there, as (plies
-    before the end, the mover, free pyramids)."""
+def thrown_in_game(
+    number: int, nodes: int, bot: str = PREVIOUS
+) -> tuple[int, list[tuple[int, int, int]]]:
+    """Game ``number`` of the bot ``bot`` (a spec) against itself: how many plies
+    from its end the solver proves every position, and each throw there, as
+    (plies before the end, the mover, free pyramids)."""
     variants = VARIANT_SETS[number % len(VARIANT_SETS)]
     game = StawvsGame.new(2, variants, seed=name_seed(f"thrown-{number}"))
-    bots = [BotSpec.parse(PREVIOUS).make(2 * number + seat) for seat in range(2)]
+    bots = [BotSpec.parse(bot).make(2 * number + seat) for seat in range(2)]
     positions = [game.position]
     while not game.gameover:
         game.move(bots[game.currplayer - 1].choose(game))
@@ -194,10 +198,10 @@ def thrown_in_game(number: int, nodes: int) -> tuple[int, list[tuple[int, int, i
     return proven, throws
 
 
-def thrown(games: int, jobs: int, nodes: int) -> None:
+def thrown(games: int, jobs: int, nodes: int, bot: str) -> None:
     started = time.monotonic()
     with ProcessPoolExecutor(max(1, jobs)) as pool:
-        results = list(pool.map(thrown_in_game, range(games), [nodes] * games))
+        results = list(pool.map(thrown_in_game, range(games), [nodes] * games, [bot] * games))
     with_throw = sum(1 for _, throws in results if throws)
     for number, (proven, throws) in enumerate(results):
         print(
@@ -213,7 +217,7 @@ def thrown(games: int, jobs: int, nodes: int) -> None:
     )
     print(
         f"\nso a perfect endgame scores at most about {50 + 50 * with_throw / games:.1f}% "
-        f"against the previous search ({50 + 50 * high:.1f}% at the interval's top)"
+        f"against {bot} ({50 + 50 * high:.1f}% at the interval's top)"
     )
     print(f"\n{time.monotonic() - started:.0f} s of wall time", file=sys.stderr)
 
@@ -227,19 +231,20 @@ def main() -> int:
     r.add_argument("--limit", type=float, default=10.0, help="seconds a position (default 10)")
     r.add_argument("--source", choices=["golden", "greedy"], default="greedy")
     r.add_argument("--games", type=int, default=1000, help="games per player count at most")
-    s = sub.add_parser("strength", help="the new mcts against the previous release's")
+    s = sub.add_parser("strength", help="the new mcts against the search before the solver")
     s.add_argument("--games", type=int, default=200)
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--seed", type=int, default=0, help="other seeds play other boards")
-    t = sub.add_parser("thrown", help="how often the previous search throws away an endgame")
+    t = sub.add_parser("thrown", help="how often a search throws away a proven endgame")
     t.add_argument("--games", type=int, default=40)
     t.add_argument("--jobs", type=int, default=1)
     t.add_argument("--nodes", type=int, default=300_000, help="positions a proof at most")
+    t.add_argument("--bot", default=PREVIOUS, help=f"the bot playing itself (default {PREVIOUS})")
     args = parser.parse_args()
     if args.command == "reach":
         reach(args.source, args.players, args.plies, args.limit, args.games)
     elif args.command == "thrown":
-        thrown(args.games, args.jobs, args.nodes)
+        thrown(args.games, args.jobs, args.nodes, args.bot)
     else:
         strength(args.games, args.jobs, args.seed)
     return 0

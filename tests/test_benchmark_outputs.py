@@ -97,12 +97,14 @@ def test_every_bug_the_mutation_check_plants_still_finds_its_one_line() -> None:
         del sys.modules["mutants"]
 
 
-@pytest.mark.slow  # a game of mcts at 0.25 s a move, then proofs
+@pytest.mark.slow  # a game of mcts, then proofs
 def test_the_endgame_throw_count_prints_its_table() -> None:
-    done = _run("solver.py", "thrown", "--games", "1", "--nodes", "20000")
+    bot = "mcts:seconds=0.05,solve=false"
+    done = _run("solver.py", "thrown", "--games", "1", "--nodes", "20000", "--bot", bot)
     assert done.returncode == 0, done.stderr
     assert "| games | median plies proven before the end | games with a throw |" in done.stdout
     assert "a perfect endgame scores at most about" in done.stdout
+    assert f"against {bot} (" in done.stdout
 
 
 @pytest.mark.slow  # a hostile parse three times each way, and a few searches

@@ -171,6 +171,45 @@ def test_one_solver_answers_every_player_of_a_position() -> None:
             assert solver.solve(turned).margin == expected
 
 
+def test_a_full_table_takes_no_more_entries_and_the_values_stay_exact() -> None:
+    # The table's bound holds while the search goes on; what it could not keep
+    # is searched again, so the answers do not change.
+    position = max((case[2] for case in CASES[:9]), key=lambda p: solve(p).nodes)
+    small = Solver(table_limit=20)
+    assert solve(position).nodes > 200  # far more positions than the table holds
+    assert small.solve(position).margin == plain_value(position, position.currplayer)
+    assert len(small._table) <= 20
+    for _, _, other in CASES[:6]:
+        assert small.solve(other).margin == plain_value(other, other.currplayer)
+        assert len(small._table) <= 20
+
+
+def test_a_full_table_is_emptied_at_the_next_question() -> None:
+    _, _, position = CASES[0]
+    solver = Solver(table_limit=5)
+    solver.solve(position)
+    assert len(solver._table) == 5
+    solver.solve(position.replace(currplayer=position.currplayer % 2 + 1))
+    # started afresh: the first five entries of this question, none of the last
+    assert len(solver._table) == 5
+    assert all(root == solver._root for _, root in solver._table)
+
+
+def test_the_default_table_fits_the_bots_default_memory() -> None:
+    from stawvs_ap.bots.options import DEFAULT_MEMORY, MEMORY
+
+    held = solver_module.TABLE_LIMIT * solver_module.TABLE_ENTRY_BYTES
+    assert MEMORY.default == DEFAULT_MEMORY
+    assert DEFAULT_MEMORY << 20 >= held > (DEFAULT_MEMORY - 1) << 20
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.5, True, "10"])
+def test_a_table_limit_out_of_range_is_refused(limit: object) -> None:
+    with pytest.raises(StawvsError) as raised:
+        Solver(table_limit=limit)  # type: ignore[arg-type]
+    assert raised.value.code == ErrorCode.BAD_ARGUMENT
+
+
 # -- the margin's rules, worked out by hand ---------------------------------------
 
 EMPTY_RANK = "." * 8

@@ -45,7 +45,7 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
   (``solver``) of the budget first; when it proves the position (for three or
   four players: proves it not lost), the bot plays the first of its ``best``
   moves. Its transposition table is kept between moves. ``solve=false``
-  turns both off: the search is then the previous release's.
+  turns both off: the search is then the one before the solver.
 """
 
 from __future__ import annotations
@@ -59,7 +59,16 @@ from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
 from .knowledge import move_estimates, player_values, prior_move
-from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Settings, options_of, setting, with_changes
+from .options import (
+    ITERATIONS,
+    MEMORY,
+    SEARCH_SECONDS,
+    Settings,
+    options_of,
+    setting,
+    shared_setting,
+    with_changes,
+)
 from .simulate import estimate_rewards, policy_playout, rewards
 from .solver import TABLE_ENTRY_BYTES, Solution, Solver
 from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, Proof, back_up, find, subtree_bytes
@@ -103,7 +112,7 @@ class MCTSSettings(Settings):
     )
     minimax: float = setting(0.4, "weight of the best line's value in selection", low=0, high=1)
     reuse: bool = setting(True, "keep the subtree of the position reached between moves")
-    memory: int = setting(None, shared=MEMORY)
+    memory: int = shared_setting(MEMORY)
     solve: bool = setting(True, "prove values in the tree and solve small endgames exactly")
     solver: float = setting(0.5, "share of the budget the root solver may take", low=0, high=1)
     solve_below: int = setting(

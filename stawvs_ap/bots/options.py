@@ -47,6 +47,7 @@ from typing import Any, ClassVar, Final, Generic, TypeVar, get_type_hints
 from ..errors import ErrorCode, StawvsError
 
 __all__ = [
+    "DEFAULT_MEMORY",
     "ITERATIONS",
     "MAX_ITERATIONS",
     "MAX_SECONDS",
@@ -58,6 +59,7 @@ __all__ = [
     "excerpt",
     "options_of",
     "setting",
+    "shared_setting",
     "unknown_option",
     "with_changes",
 ]
@@ -190,11 +192,14 @@ SECONDS: Final = Option(
 SEARCH_SECONDS: Final = replace(
     SECONDS, help="thinking time a move (1 when neither seconds nor iterations is given)"
 )
+#: The megabytes a search may fill unless told otherwise: the bots' trees, the
+#: service's solver.
+DEFAULT_MEMORY: Final = 200
 #: The cap on a search tree, in megabytes (the count is :mod:`stawvs_ap.bots.tree`'s).
 MEMORY: Final = Option(
     "memory",
     int,
-    200,
+    DEFAULT_MEMORY,
     "megabytes the search may fill (its tree, and mcts's solver table); then it stops growing",
     low=1,
     high=4096,
@@ -220,14 +225,16 @@ def setting(
     low: float | None = None,
     high: float | None = None,
     above: bool = False,
-    shared: Option[Any] | None = None,
 ) -> Any:
     """A field of a bot's :class:`Settings`: its default, a line of help and its
-    range (as :class:`Option` takes them), or an option ``shared`` by several bots
-    (such as :data:`MEMORY`), whose own declaration is then the field's."""
-    if shared is not None:
-        return field(default=shared.default, metadata={_DECLARED: shared})
+    range (as :class:`Option` takes them)."""
     return field(default=default, metadata={_DECLARED: (help, low, high, above)})
+
+
+def shared_setting(option: Option[Any]) -> Any:
+    """A field of a bot's :class:`Settings` for an ``option`` several bots share
+    (such as :data:`MEMORY`): the option's own declaration is the field's."""
+    return field(default=option.default, metadata={_DECLARED: option})
 
 
 def options_of(settings: type[Settings]) -> tuple[Option[Any], ...]:

@@ -54,7 +54,7 @@ from ..core.scoring import score
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from .base import now
-from .options import MAX_SECONDS, SECONDS, Option
+from .options import DEFAULT_MEMORY, MAX_SECONDS, SECONDS, Option
 
 __all__ = ["MAX_NODES", "NODES", "Outcome", "Solution", "Solver", "solve"]
 
@@ -67,8 +67,12 @@ NODES: Final = Option("nodes", int, None, "positions the solver may visit", low=
 #: move): 420 to 620 measured with ``tracemalloc`` over 20,000-position solves
 #: in each phase of ``benchmarks/bots.py``, whose memory check holds the count.
 TABLE_ENTRY_BYTES: Final = 700
-#: Entries the transposition table holds before it is emptied (about 700 MB).
-TABLE_LIMIT: Final = 1 << 20
+#: Entries the transposition table holds at most: the bots' default
+#: :data:`~stawvs_ap.bots.options.DEFAULT_MEMORY` (200 MB) at :data:`TABLE_ENTRY_BYTES`
+#: an entry. A full table takes no new entry until the next question, which
+#: starts it afresh: the entries found first, near the root, are the ones
+#: kept while the search goes on.
+TABLE_LIMIT: Final = (DEFAULT_MEMORY << 20) // TABLE_ENTRY_BYTES
 #: Above every margin a game can reach (60 pyramids score less than 200).
 _INFINITY: Final = 10_000
 #: Nodes between two looks at the clock.
@@ -146,6 +150,15 @@ class Solver:
     """
 
     def __init__(self, table_limit: int = TABLE_LIMIT) -> None:
+        """A solver whose table holds at most ``table_limit`` entries (a whole number
+        of at least 1; ``BAD_ARGUMENT`` otherwise): about :data:`TABLE_ENTRY_BYTES`
+        bytes each."""
+        if isinstance(table_limit, bool) or not isinstance(table_limit, int) or table_limit < 1:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT,
+                f"a solver's table holds a whole number of entries of at least 1, "
+                f"not {table_limit!r}",
+            )
         self._table: dict[tuple[Position, int], tuple[int, int, Move | None]] = {}
         self._table_limit = table_limit
         self._nodes = 0
@@ -186,6 +199,8 @@ class Solver:
         self._deadline = start + limit
         self._nodes = 0
         self._cutoffs.clear()  # an ordering of this question's: answers stay reproducible
+        if len(self._table) >= self._table_limit:
+            self._table.clear()
         self._root = position.currplayer
         if position.is_over:
             margin = final_margin(position, self._root)
@@ -315,9 +330,8 @@ class Solver:
             lower = max(lower, best)
         else:
             lower = upper = best
-        if len(self._table) >= self._table_limit:
-            self._table.clear()
-        self._table[key] = (lower, upper, best_move)
+        if entry is not None or len(self._table) < self._table_limit:
+            self._table[key] = (lower, upper, best_move)
         return best
 
     def _line(self, move: Move, position: Position, value: int) -> tuple[Move, ...]:

@@ -19,7 +19,15 @@ from ..core.moves import Move
 from ..core.playout import random_playout
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
-from .options import ITERATIONS, MEMORY, SEARCH_SECONDS, Settings, options_of, setting, with_changes
+from .options import (
+    ITERATIONS,
+    MEMORY,
+    SEARCH_SECONDS,
+    Settings,
+    options_of,
+    shared_setting,
+    with_changes,
+)
 
 __all__ = ["UCTBot", "UCTSettings"]
 
@@ -47,7 +55,7 @@ class _Node:
 class UCTSettings(Settings):
     """The options of :class:`UCTBot`, each declared once here."""
 
-    memory: int = setting(None, shared=MEMORY)
+    memory: int = shared_setting(MEMORY)
 
 
 class UCTBot(Bot):

@@ -6,7 +6,8 @@ Every search is bounded: its budget is the call's (``seconds``,
 beyond :data:`MAX_SEARCH_SECONDS` and :data:`MAX_SEARCH_ITERATIONS`; an
 iteration budget also stops at :data:`MAX_SEARCH_SECONDS` of wall time; a
 solver's budget is ``seconds`` (default 1) and ``nodes``, within the same
-seconds and :data:`MAX_SOLVE_NODES`. At
+seconds and :data:`MAX_SOLVE_NODES`, and its table fills at most the bots'
+default memory (:data:`~stawvs_ap.bots.solver.TABLE_LIMIT` entries). At
 most :data:`SEARCHES` ``.limit`` searches run at once in one process; one
 more is refused at once with :data:`SERVER_BUSY`, so a crowd of searches can
 neither queue without end nor starve the other requests of threads. Both
