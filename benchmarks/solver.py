@@ -57,6 +57,7 @@ from stawvs_ap import Position, StawvsGame, from_record, solve  # noqa: E402
 from stawvs_ap.bots import GreedyBot  # noqa: E402
 from stawvs_ap.bots.arena import play_match, summarise, wilson  # noqa: E402
 from stawvs_ap.bots.spec import BotSpec  # noqa: E402
+from stawvs_ap.errors import StawvsError  # noqa: E402
 
 GOLDEN = ROOT / "fixtures" / "golden"
 VARIANT_SETS: list[list[str]] = [[], ["hey"], ["finalfree"], ["hole", "hey"]]
@@ -244,6 +245,10 @@ def main() -> int:
     if args.command == "reach":
         reach(args.source, args.players, args.plies, args.limit, args.games)
     elif args.command == "thrown":
+        try:
+            BotSpec.parse(args.bot)  # here, not in each worker process
+        except StawvsError as exc:
+            parser.error(f"--bot: {exc}")
         thrown(args.games, args.jobs, args.nodes, args.bot)
     else:
         strength(args.games, args.jobs, args.seed)

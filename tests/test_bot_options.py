@@ -309,3 +309,20 @@ def test_a_bot_class_of_its_own_declares_options_the_same_way() -> None:
     assert Deep(depth=8).depth == 8
     _refused(lambda: Deep(depth=9), "option depth must be a whole number from 1 to 8")
     assert depth.parse(" 4 ") == 4
+
+
+def test_a_shared_option_is_a_field_of_its_own_name() -> None:
+    from stawvs_ap.bots.options import MEMORY, Settings, options_of, shared_setting
+
+    @dataclasses.dataclass(frozen=True)
+    class Kept(Settings):
+        memory: int = shared_setting(MEMORY)
+
+    @dataclasses.dataclass(frozen=True)
+    class Misnamed(Settings):
+        mem: int = shared_setting(MEMORY)
+
+    assert options_of(Kept) == (MEMORY,) and Kept().memory == MEMORY.default
+    # a spec would set "memory", which Misnamed has no field for
+    with pytest.raises(TypeError, match="'mem' shares the option 'memory'"):
+        options_of(Misnamed)

@@ -176,8 +176,16 @@ def test_a_full_table_takes_no_more_entries_and_the_values_stay_exact() -> None:
     # is searched again, so the answers do not change.
     position = max((case[2] for case in CASES[:9]), key=lambda p: solve(p).nodes)
     small = Solver(table_limit=20)
-    assert solve(position).nodes > 200  # far more positions than the table holds
-    assert small.solve(position).margin == plain_value(position, position.currplayer)
+    full = solve(position)
+    assert full.nodes > 200  # far more positions than the table holds
+    answer = small.solve(position)
+    assert answer.margin == plain_value(position, position.currplayer) == full.margin
+    assert answer.best == full.best and answer.line
+    after = position
+    for move in answer.line:  # every move of the line keeps the value
+        after = after.play(move)[0]
+        assert plain_value(after, position.currplayer) == full.margin
+    assert after.is_over
     assert len(small._table) <= 20
     for _, _, other in CASES[:6]:
         assert small.solve(other).margin == plain_value(other, other.currplayer)
@@ -195,12 +203,33 @@ def test_a_full_table_is_emptied_at_the_next_question() -> None:
     assert all(root == solver._root for _, root in solver._table)
 
 
+@pytest.mark.parametrize(("held", "kept"), [(6, True), (7, False)])
+def test_a_table_more_than_three_quarters_full_is_emptied_at_the_next_question(
+    held: int, kept: bool
+) -> None:
+    # A finished game asks nothing of the table: what is left is what the question kept.
+    finished = Position.from_notation(board("GH1@1GH2@2......") + " 1 collect OR1OR2,OR3 12")
+    assert finished.is_over
+    solver = Solver(table_limit=8)
+    solver._table.update({(finished, root): (0, 0, None) for root in range(held)})
+    solver.solve(finished)
+    assert len(solver._table) == (held if kept else 0)
+
+
 def test_the_default_table_fits_the_bots_default_memory() -> None:
     from stawvs_ap.bots.options import DEFAULT_MEMORY, MEMORY
 
     held = solver_module.TABLE_LIMIT * solver_module.TABLE_ENTRY_BYTES
     assert MEMORY.default == DEFAULT_MEMORY
     assert DEFAULT_MEMORY << 20 >= held > (DEFAULT_MEMORY - 1) << 20
+
+
+def test_a_table_limit_may_be_any_whole_number() -> None:
+    class Whole:  # as numpy's integers are
+        def __index__(self) -> int:
+            return 3
+
+    assert Solver(table_limit=Whole())._table_limit == 3  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("limit", [0, -1, 1.5, True, "10"])

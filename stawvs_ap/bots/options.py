@@ -19,9 +19,10 @@ The budgets every bot takes, :data:`SECONDS` and :data:`ITERATIONS`, have the
 maxima :data:`MAX_SECONDS` and :data:`MAX_ITERATIONS`.
 
 A bot's own options are the fields of its settings, a frozen dataclass
-derived from :class:`Settings` whose every field is a :func:`setting`: the
-field's name and type, and the setting's default, help and range, are the
-option's one declaration. :func:`options_of` reads them, and a settings value
+derived from :class:`Settings` whose every field is a :func:`setting` (or a
+:func:`shared_setting`, for an option several bots take): the field's name
+and type, and the setting's default, help and range, are the option's one
+declaration. :func:`options_of` reads them, and a settings value
 is checked when it is made:
 
 >>> @dataclass(frozen=True)
@@ -246,15 +247,18 @@ def options_of(settings: type[Settings]) -> tuple[Option[Any], ...]:
 def _option(declared: Field[Any], kind: type[Any]) -> Option[Any]:
     found = declared.metadata[_DECLARED]
     if isinstance(found, Option):
+        if found.name != declared.name:  # a spec would set an option the bot lacks
+            raise TypeError(f"the field {declared.name!r} shares the option {found.name!r}")
         return found
     help, low, high, above = found
     return Option(declared.name, kind, declared.default, help, low=low, high=high, above=above)
 
 
 class Settings:
-    """The base of a bot's settings: a frozen dataclass of :func:`setting` fields,
-    each checked by its option when a value is made (``BAD_ARGUMENT`` naming the
-    option and its range); a whole number given for a ``float`` becomes a float."""
+    """The base of a bot's settings: a frozen dataclass of :func:`setting` (and
+    :func:`shared_setting`) fields, each checked by its option when a value is
+    made (``BAD_ARGUMENT`` naming the option and its range); a whole number
+    given for a ``float`` becomes a float."""
 
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 

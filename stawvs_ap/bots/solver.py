@@ -44,6 +44,7 @@ inside the search; when it runs out the answer says what was learned.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -69,9 +70,10 @@ NODES: Final = Option("nodes", int, None, "positions the solver may visit", low=
 TABLE_ENTRY_BYTES: Final = 700
 #: Entries the transposition table holds at most: the bots' default
 #: :data:`~stawvs_ap.bots.options.DEFAULT_MEMORY` (200 MB) at :data:`TABLE_ENTRY_BYTES`
-#: an entry. A full table takes no new entry until the next question, which
-#: starts it afresh: the entries found first, near the root, are the ones
-#: kept while the search goes on.
+#: an entry. A full table takes no new entry (the positions searched first
+#: stay: the deepest of the first lines tried); a question that finds it more
+#: than three quarters full starts it afresh, so that no question begins with
+#: a table it can hardly add to.
 TABLE_LIMIT: Final = (DEFAULT_MEMORY << 20) // TABLE_ENTRY_BYTES
 #: Above every margin a game can reach (60 pyramids score less than 200).
 _INFINITY: Final = 10_000
@@ -91,7 +93,8 @@ class Solution:
       :meth:`Position.legal_moves`; ``()`` when the game is already over;
       None unless ``proven``.
     * ``line``: one principal variation, starting with ``best[0]`` (empty when
-      the game is over, or when nothing was proven).
+      the game is over, or when nothing was proven; cut short, never wrong,
+      when the budget runs out while it is traced).
     * ``proven``: whether ``margin`` is exact (False: the budget ran out).
     * ``bound``: a margin the mover is proven to guarantee *at least*: equal
       to ``margin`` when proven; otherwise the best value of the moves proven
@@ -153,14 +156,18 @@ class Solver:
         """A solver whose table holds at most ``table_limit`` entries (a whole number
         of at least 1; ``BAD_ARGUMENT`` otherwise): about :data:`TABLE_ENTRY_BYTES`
         bytes each."""
-        if isinstance(table_limit, bool) or not isinstance(table_limit, int) or table_limit < 1:
+        try:
+            limit = operator.index(table_limit)
+        except TypeError:
+            limit = 0
+        if isinstance(table_limit, bool) or limit < 1:
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT,
                 f"a solver's table holds a whole number of entries of at least 1, "
                 f"not {table_limit!r}",
             )
         self._table: dict[tuple[Position, int], tuple[int, int, Move | None]] = {}
-        self._table_limit = table_limit
+        self._table_limit = limit
         self._nodes = 0
         self._node_limit = MAX_NODES
         self._deadline = 0.0
@@ -199,7 +206,7 @@ class Solver:
         self._deadline = start + limit
         self._nodes = 0
         self._cutoffs.clear()  # an ordering of this question's: answers stay reproducible
-        if len(self._table) >= self._table_limit:
+        if len(self._table) * 4 > self._table_limit * 3:
             self._table.clear()
         self._root = position.currplayer
         if position.is_over:
@@ -338,7 +345,8 @@ class Solver:
         """A principal variation after ``move`` from ``position``, whose value is
         ``value``: at each position the first move (in search order) that keeps
         it, found again with a window of one margin around it (mostly from the
-        table). Shorter when the budget runs out."""
+        table; searched again when a full table did not keep it). Shorter when
+        the budget runs out."""
         line: list[Move] = []
         position = position.play(move)[0]
         try:
@@ -349,7 +357,7 @@ class Solver:
                         line.append(move)
                         position = after
                         break
-                else:  # unreachable while the table holds what it proved
+                else:  # unreachable: the window of one margin finds the value exactly
                     break
         except _OutOfBudget:
             pass
