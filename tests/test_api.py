@@ -423,6 +423,22 @@ def test_a_ghost_in_a_collection_is_no_position() -> None:
     assert refused.value.code == ErrorCode.BAD_POSITION and "ghost" in refused.value.message
 
 
+@pytest.mark.parametrize(("pyramids", "refused"), [(5, True), (6, False)])
+def test_a_placement_needs_a_free_pyramid_for_every_cap_still_to_place(
+    pyramids: int, refused: bool
+) -> None:
+    # Two players place three caps each: six caps, on pyramids only.
+    rank = "".join(["PI1", "BL2", "GR3", "OR1", "PI2", "BL3"][:pyramids]) + "." * (8 - pyramids)
+    text = "/".join([rank, *["........"] * 7]) + " 1 place -,- -"
+    if not refused:
+        assert StawvsGame.from_position(text).moves()
+        return
+    with pytest.raises(StawvsError) as raised:
+        StawvsGame.from_position(text)
+    assert raised.value.code == ErrorCode.BAD_POSITION
+    assert "6 caps are still to be placed on 5 free pyramids" in raised.value.message
+
+
 def test_a_finished_position_is_no_game_to_play() -> None:
     game = play_random(new_game(2, (), 6), random.Random(6), 10_000)
     assert game.gameover

@@ -96,3 +96,9 @@ def test_a_record_nested_too_deeply_is_one_line(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000, encoding="utf-8")
     assert "is nested too deeply" in one_error(run("replay", deep))
+
+
+def test_a_record_with_a_number_too_long_for_python_is_one_line(tmp_path: Path) -> None:
+    long = tmp_path / "long.json"
+    long.write_text('{"header": {}, "moves": ' + "1" * 5000 + "}", encoding="utf-8")
+    assert "holds a number too long to read" in one_error(run("replay", long))

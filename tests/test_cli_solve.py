@@ -24,9 +24,22 @@ def endgame(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def early(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A position 40 plies before the end: too large to prove within a short budget."""
+    path = tmp_path_factory.mktemp("solve") / "early.json"
+    path.write_text(endgame_state(40), encoding="utf-8")
+    return path
+
+
 def solve_command(capsys: pytest.CaptureFixture[str], *args: str | Path) -> str:
     assert main(["solve", *map(str, args)]) == 0
     return capsys.readouterr().out
+
+
+def timeless(answer: dict[str, object]) -> dict[str, object]:
+    """A JSON answer without the time it took, the one field that varies."""
+    return {k: v for k, v in answer.items() if k != "seconds"}
 
 
 def test_the_verdict_names_the_player_the_margin_and_the_line(
@@ -53,9 +66,7 @@ def test_the_json_gives_every_field_of_the_solution(
     data = json.loads(solve_command(capsys, endgame, "--json"))
     expected = solve(StawvsGame(endgame.read_text(encoding="utf-8"))).to_dict()
     assert set(data) == {"player", *expected}
-    assert {k: data[k] for k in expected if k != "seconds"} == {
-        k: v for k, v in expected.items() if k != "seconds"
-    }
+    assert timeless({k: data[k] for k in expected}) == timeless(expected)
 
 
 def test_a_record_is_replayed_and_its_players_named(
@@ -73,11 +84,9 @@ def test_a_record_is_replayed_and_its_players_named(
 
 
 def test_an_unproven_position_says_so_within_its_budget(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], early: Path
 ) -> None:
-    path = tmp_path / "early.json"
-    path.write_text(endgame_state(40), encoding="utf-8")
-    said = solve_command(capsys, path, "--seconds", "0.2", "--lang", "en")
+    said = solve_command(capsys, early, "--seconds", "0.2", "--lang", "en")
     assert said.startswith("Not proven within 0.2 s (")
 
 
@@ -110,3 +119,54 @@ def test_a_file_that_is_not_json_is_one_line_of_error(tmp_path: Path) -> None:
     result = run("solve", path)
     assert result.returncode == 2
     assert result.stderr.startswith("stawvs-ap: error: ") and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1" * 5000,
+        '{"game": "stawvs", "x": ' + "1" * 5000 + "}",
+        '{"header": {}, "x": 1' + "0" * 5000 + "}",
+    ],
+    ids=["bare", "state", "record"],
+)
+def test_a_number_too_long_for_python_is_one_line_of_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "long.json"
+    path.write_text(text, encoding="utf-8")
+    result = run("solve", path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("stawvs-ap: error: ") and len(result.stderr.splitlines()) == 1
+
+
+def test_a_state_written_with_a_byte_order_mark_is_read_as_other_commands_read_it(
+    endgame: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marked = tmp_path / "bom.json"
+    marked.write_text("\ufeff" + endgame.read_text(encoding="utf-8"), encoding="utf-8")
+
+    def answer(path: Path) -> dict[str, object]:
+        return timeless(json.loads(solve_command(capsys, path, "--json")))
+
+    assert answer(marked) == answer(endgame)
+
+
+def test_a_node_budget_alone_is_said_as_positions_and_repeats(
+    capsys: pytest.CaptureFixture[str], early: Path
+) -> None:
+    said = solve_command(capsys, early, "--nodes", "3000", "--lang", "en")
+    assert said == "Not proven within 3000 positions searched.\n"
+    first = json.loads(solve_command(capsys, early, "--nodes", "3000", "--json"))
+    again = json.loads(solve_command(capsys, early, "--nodes", "3000", "--json"))
+    assert first["nodes"] == again["nodes"] == 3000
+    assert timeless(first) == timeless(again)
+
+
+def test_what_a_search_stopped_by_its_node_budget_learned_names_that_budget() -> None:
+    game = StawvsGame(endgame_state(8, seed=5))
+    partial = solve(game, nodes=37)
+    assert partial.bound is not None and not partial.proven
+    said = verdict(partial, game, seconds=2, nodes=37, locale="en")
+    assert said == (
+        f"Not proven within 37 positions searched; Player {game.currplayer} is sure of "
+        f"a margin of at least {partial.bound:+d} by playing {partial.line[0]}."
+    )

@@ -108,6 +108,17 @@ def test_the_root_solver_waits_for_a_small_endgame() -> None:
     assert bot.last_solution is None
 
 
+@pytest.mark.parametrize(("seconds", "share"), [(1e-300, 0.5), (0.01, 1e-30)])
+def test_a_share_of_time_too_short_to_prove_anything_skips_the_root_solver(
+    seconds: float, share: float
+) -> None:
+    # Each value is in range; their product would be 0 s, which the solver refuses.
+    position = endgames(1, seed=14)[0]
+    bot = MCTSBot(seed=1, seconds=seconds, solver=share)
+    assert position.is_legal(bot.choose(position))
+    assert bot.last_solution is None
+
+
 def test_without_solve_nothing_is_proven_and_the_solver_never_runs() -> None:
     position = endgames(1, seed=15)[0]
     bot = MCTSBot(seed=1, iterations=2000, solve=False)

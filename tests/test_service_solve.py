@@ -1,5 +1,6 @@
 """The solver over the service (``solve``): its answer is the solver's, its
-budget is bounded like the bots' searches, and a finished game is refused."""
+budget is bounded like the bots' searches, a game finished by passes has its
+final margin and one a host ended is refused."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from stepping_clock import stepping_clock
 
 from stawvs_ap import StawvsGame, solve
 from stawvs_ap.bots import solver as solver_module
+from stawvs_ap.host.messages import GAME_OVER
+from stawvs_ap.i18n import catalogue
 from stawvs_ap.service import APP_ERROR, call
 from stawvs_ap.service.bots import MAX_SEARCH_SECONDS, MAX_SOLVE_NODES
 from stawvs_ap.service.jsonrpc import INVALID_PARAMS, RpcError
@@ -54,8 +57,28 @@ def test_an_unproven_answer_has_no_margin_and_keeps_its_node_budget() -> None:
     assert (answer["margin"], answer["outcome"], answer["best"]) == (None, None, None)
 
 
-def test_a_finished_game_is_not_solved() -> None:
-    assert refusal(state=finished_state(2, seed=3)) == (APP_ERROR, "GAMEOVER")
+def test_a_game_finished_by_passes_has_its_final_margin_as_the_solver_says() -> None:
+    state = finished_state(2, seed=3)
+    answer = call("solve", {"state": state})
+    expected = solve(StawvsGame(state)).to_dict()
+    assert answer["proven"] is True and answer["best"] == [] and answer["line"] == []
+    assert answer["margin"] == expected["margin"] is not None
+
+
+def test_a_game_a_host_ended_is_refused_in_its_language() -> None:
+    resigned = StawvsGame.new(2, seed=3).resign(1).serialize()
+    with pytest.raises(RpcError) as refused:
+        call("solve", {"state": resigned, "locale": "de"})
+    assert (refused.value.data or {}).get("code") == "GAMEOVER"
+    assert refused.value.message == catalogue("de").say(GAME_OVER)
+
+
+def test_a_node_budget_alone_is_not_cut_by_the_default_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stepping_clock(monkeypatch, step=0.02)  # 1 s of readings comes after ~50 readings
+    answer = call("solve", {"state": endgame_state(40), "nodes": 60 * 512})
+    assert answer["nodes"] == 60 * 512  # past the default second, within the 5 s cap
 
 
 @pytest.mark.parametrize(

@@ -391,3 +391,12 @@ def test_a_solution_reads_as_json() -> None:
     data = solve(Position.from_notation(text)).to_dict()
     assert data["margin"] == 6 and data["outcome"] == "win" and data["best"] == ["pass"]
     assert data["line"] == ["pass"] and data["proven"] is True
+
+
+def test_a_position_no_game_can_reach_is_refused_not_given_an_endless_margin() -> None:
+    # Six caps to place on three pyramids (Position.from_notation checks no rule):
+    # the placement gets stuck, with no legal move and no end.
+    text = "PI1BL2GR3...../" + "/".join(["........"] * 7) + " 1 place -,- -"
+    with pytest.raises(StawvsError) as raised:
+        solve(Position.from_notation(text))
+    assert raised.value.code == ErrorCode.BAD_POSITION

@@ -73,12 +73,20 @@ from .simulate import estimate_rewards, policy_playout, rewards
 from .solver import TABLE_ENTRY_BYTES, Solution, Solver
 from .tree import ENTRY_BYTES, NODE_BYTES, Compost, Node, Proof, back_up, find, subtree_bytes
 
-__all__ = ["SOLVER_NODES_PER_ITERATION", "SOLVER_TABLE", "MCTSBot", "MCTSSettings"]
+__all__ = [
+    "MIN_SOLVER_SECONDS",
+    "SOLVER_NODES_PER_ITERATION",
+    "SOLVER_TABLE",
+    "MCTSBot",
+    "MCTSSettings",
+]
 
 #: Positions the root solver may visit per iteration of an iteration budget (a
 #: solver position costs about a tenth of an iteration), so that a bot given
 #: iterations answers the same every time.
 SOLVER_NODES_PER_ITERATION = 10
+#: The shortest time share the root solver is asked to use: less proves nothing.
+MIN_SOLVER_SECONDS = 1e-4
 #: Entries of the bot's solver table at most (about 90 MB), and never more than
 #: half of its ``memory``: the table counts against the cap with the tree.
 SOLVER_TABLE = 1 << 17
@@ -447,6 +455,8 @@ class MCTSBot(Bot):
         ):
             return [], budget
         seconds = None if budget.seconds is None else budget.seconds * self.settings.solver
+        if seconds is not None and seconds < MIN_SOLVER_SECONDS:
+            return [], budget  # too short a share to prove anything (and 1e-300 · 0.5 is 0)
         nodes = None
         if budget.iterations is not None:
             share = budget.iterations * SOLVER_NODES_PER_ITERATION * self.settings.solver

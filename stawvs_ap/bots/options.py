@@ -148,7 +148,10 @@ class Option(Generic[T]):
             raise self._refuse(shown)
         if kind is int and not isinstance(value, int):
             raise self._refuse(shown)
-        number: int | float = value if kind is int else float(value)
+        try:
+            number: int | float = value if kind is int else float(value)
+        except OverflowError:  # a whole number beyond every float
+            raise self._refuse(shown) from None
         if isinstance(number, float) and not math.isfinite(number):
             raise self._refuse(shown)
         low, high = self.low, self.high
@@ -182,7 +185,10 @@ def _shown(value: object) -> str:
     """A value as a message shows it: text quoted and cut short, anything else by its repr."""
     if isinstance(value, str):
         return excerpt(value)
-    shown = repr(value)
+    try:
+        shown = repr(value)
+    except ValueError:  # Python refuses to write an int of over 4,300 digits
+        return "a number too long to show"
     return shown if len(shown) <= 40 else shown[:40] + "…"
 
 

@@ -54,6 +54,8 @@ from ..core.position import Position
 from ..core.scoring import score
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
+from ..host.messages import GAME_OVER
+from ..i18n import catalogue
 from .base import now
 from .options import DEFAULT_MEMORY, MAX_SECONDS, SECONDS, Option
 
@@ -232,6 +234,12 @@ class Solver:
             bound = best_value if found else None
             spent = now() - start
             return Solution(None, None, None, line, False, bound, self._nodes, spent)
+        if abs(best_value) >= _INFINITY:  # no game reaches it: checked positions never do
+            raise StawvsError(
+                ErrorCode.BAD_POSITION,
+                "the position leads to one with no legal move that is not over: "
+                "it is not a position of a game",
+            )
         best = tuple(m for m in position.legal_moves() if values.get(m) == best_value)
         line = (best[0], *self._line(best[0], position, best_value))
         spent = now() - start
@@ -369,9 +377,9 @@ def _position_of(position_or_game: object) -> Position:
         return position_or_game
     if isinstance(position_or_game, StawvsGame):
         if position_or_game.gameover and not position_or_game.position.is_over:
-            raise IllegalMoveError(
-                ErrorCode.GAMEOVER, "The game was ended before every player passed: no margin."
-            )
+            # Ended by a host (resigned, timed out…) before the last pass: no final margin.
+            words = catalogue(position_or_game.locale)
+            raise IllegalMoveError(ErrorCode.GAMEOVER, words.say(GAME_OVER))
         return position_or_game.position
     raise StawvsError(
         ErrorCode.BAD_ARGUMENT,

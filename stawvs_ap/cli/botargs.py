@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "lineup_of",
     "load_game",
     "local_uid",
+    "read_state_or_record",
     "record_names",
     "seat_seed",
     "seed_of",
@@ -65,6 +67,8 @@ def record_names(record: Any) -> list[str] | None:
     try:
         names = [str(p["name"]) for p in record["header"]["players"]]
     except (KeyError, TypeError):
+        return None
+    if not all(name.strip() for name in names):  # a blank name: "Player N" for all
         return None
     return names or None
 
@@ -137,14 +141,37 @@ def lineup_of(bots: Sequence[BotSpec], players: int | None, *, seats: int = 0) -
     return list(bots) + [bots[-1]] * (wanted - len(bots))
 
 
-def load_game(io: Transaction, path: str) -> StawvsGame:
-    """The game in the state file ``path`` (``-``: standard input), read within
-    the command line's size limit."""
-    data = io.read(path, "state")
+def _text_of(io: Transaction, path: str, what: str) -> str:
+    """The text of the file ``path`` (``-``: standard input), read within the
+    command line's size limit; refused when it is not UTF-8 or is empty."""
+    data = io.read(path, what)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BotCliError(f"cannot read state {path!r}: it is not UTF-8 text") from None
+        raise BotCliError(f"cannot read {what} {path!r}: it is not UTF-8 text") from None
     if not text.strip():
-        raise BotCliError(f"the state on {path!r} is empty")
-    return StawvsGame(text)
+        raise BotCliError(f"the {what} on {path!r} is empty")
+    return text
+
+
+def load_game(io: Transaction, path: str) -> StawvsGame:
+    """The game in the state file ``path`` (``-``: standard input), read within
+    the command line's size limit."""
+    return StawvsGame(_text_of(io, path, "state"))
+
+
+def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any] | None]:
+    """What the file ``path`` holds: its text (a state's, as the state loader takes
+    it) and, when it is a game record (or a fixture wrapping one in ``record``),
+    the record; refused in one line when it is empty, not UTF-8 or not JSON."""
+    text = _text_of(io, path, "state or record")
+    try:
+        # A byte-order mark is refused by JSON, and taken by the state loader.
+        parsed = json.loads(text.removeprefix("\ufeff"))
+    except (ValueError, RecursionError):  # a number of over 4,300 digits is a ValueError
+        raise BotCliError(f"{path!r} is not JSON: neither a state nor a record") from None
+    if isinstance(parsed, dict) and "header" not in parsed:
+        parsed = parsed.get("record")  # a golden fixture's record, or a state
+    if isinstance(parsed, dict) and "header" in parsed:
+        return text, parsed
+    return text, None

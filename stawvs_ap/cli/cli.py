@@ -122,11 +122,13 @@ def _load_game(io: Transaction, path: str) -> StawvsGame:
 def _load_json(io: Transaction, path: str, what: str) -> Any:
     text = _read_text(io, path, what)
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix("\ufeff"))  # an editor's byte-order mark
     except json.JSONDecodeError as exc:
         raise CliError(
             f"the {what} on {label(path)} is not JSON ({exc.msg} at line {exc.lineno})"
         ) from None
+    except ValueError:  # a number of over 4,300 digits
+        raise CliError(f"the {what} on {label(path)} holds a number too long to read") from None
     except RecursionError:
         raise CliError(f"the {what} on {label(path)} is nested too deeply") from None
 

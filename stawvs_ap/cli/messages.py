@@ -249,3 +249,22 @@ SOLVE_UNPROVEN_BOUND: Final = message(
     "margin of at least {bound} by playing {move}.",
     words=("player",),
 )
+# TRANSLATORS: as solve.unproven, when the solver stopped at the number of
+# positions it was allowed to look at ({nodes}), not at its time limit.
+SOLVE_UNPROVEN_NODES: Final = plural(
+    "solve.unproven-nodes",
+    "Not proven within {nodes} position searched.",
+    "Not proven within {nodes} positions searched.",
+    count="nodes",
+)
+# TRANSLATORS: as solve.unproven-bound, when the solver stopped at the number
+# of positions it was allowed to look at ({nodes}), not at its time limit.
+SOLVE_UNPROVEN_NODES_BOUND: Final = plural(
+    "solve.unproven-nodes-bound",
+    "Not proven within {nodes} position searched; {player} is sure of a margin of at "
+    "least {bound} by playing {move}.",
+    "Not proven within {nodes} positions searched; {player} is sure of a margin of at "
+    "least {bound} by playing {move}.",
+    count="nodes",
+    words=("player",),
+)

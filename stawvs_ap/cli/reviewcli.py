@@ -27,7 +27,16 @@ from ..bots.spec import BotSpec, options_help
 from ..i18n import Argument, Catalogue, Phrase, catalogue, player_name
 from ..pictures.evalgraph import MARKS, evaluation_svg
 from . import messages as m
-from .botargs import BOT_HELP, BotCliError, Outputs, declared, seed_of, spec_argument, whole
+from .botargs import (
+    BOT_HELP,
+    BotCliError,
+    Outputs,
+    declared,
+    read_state_or_record,
+    seed_of,
+    spec_argument,
+    whole,
+)
 from .botcli import progress_bar, runner_for
 from .safe_io import Transaction
 
@@ -46,26 +55,6 @@ def _names(record: Any, players: int) -> list[str] | None:
     except (KeyError, TypeError):
         return None
     return names if len(names) == players else None
-
-
-def _read(io: Transaction, path: str) -> tuple[object, Any]:
-    """What ``path`` holds, a record (a dict) or a state (its text), and the record
-    itself for its names."""
-    data = io.read(path, "game")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BotCliError(f"cannot read {path!r}: it is not UTF-8 text") from None
-    if not text.strip():
-        raise BotCliError(f"{path!r} is empty")
-    try:
-        parsed = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise BotCliError(f"{path!r} is not JSON: neither a record nor a state") from None
-    if isinstance(parsed, dict) and ("header" in parsed or isinstance(parsed.get("record"), dict)):
-        record = parsed if "header" in parsed else parsed["record"]
-        return record, record
-    return text, None
 
 
 def review_table(found: Review, names: Sequence[str], words: Catalogue) -> str:
@@ -129,12 +118,12 @@ def _cmd_review(args: argparse.Namespace, io: Transaction) -> Outputs:
             io.reserve(path)
     seed = seed_of(args.seed)
     assert seed is not None  # the option has a default
-    read = [_read(io, path) for path in args.files]
+    read = [read_state_or_record(io, path) for path in args.files]
     runner, release = runner_for(args.cluster, args.jobs)
     progress = progress_bar(sys.stderr, unit="positions") if sys.stderr.isatty() else None
     try:
         reviews = review_many(
-            [game for game, _ in read],
+            [text if record is None else record for text, record in read],
             bot=args.bot,
             seconds_per_move=args.seconds_per_move,
             seed=seed,

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..bots.options import MAX_SECONDS, SECONDS
 from ..bots.solver import NODES, Solution, solve
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, player_name
 from ..records import from_record
-from .botargs import BotCliError, Outputs, declared, record_names
+from .botargs import Outputs, declared, read_state_or_record, record_names
 from .messages import (
     SOLVE_LINE,
     SOLVE_LOSS,
@@ -28,6 +28,8 @@ from .messages import (
     SOLVE_TOGETHER,
     SOLVE_UNPROVEN,
     SOLVE_UNPROVEN_BOUND,
+    SOLVE_UNPROVEN_NODES,
+    SOLVE_UNPROVEN_NODES_BOUND,
     SOLVE_WIN,
 )
 from .safe_io import Transaction
@@ -42,17 +44,9 @@ DEFAULT_SECONDS = 2.0
 
 def _load(io: Transaction, path: str) -> tuple[StawvsGame, list[str] | None]:
     """The game in ``path`` (a state, or a record replayed) and the record's names."""
-    data = io.read(path, "state or record")
-    try:
-        text = data.decode("utf-8")
-        document: Any = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise BotCliError(f"{path!r} is not a JSON state or record") from None
-    wrapped = isinstance(document, dict) and "header" not in document
-    if wrapped and isinstance(document.get("record"), dict):  # a golden fixture's record
-        document = document["record"]
-    if isinstance(document, dict) and "header" in document:
-        return from_record(document), record_names(document)
+    text, record = read_state_or_record(io, path)
+    if record is not None:
+        return from_record(record), record_names(record)
     return StawvsGame(text), None
 
 
@@ -61,26 +55,34 @@ def verdict(
     game: StawvsGame,
     *,
     seconds: float,
+    nodes: int | None = None,
     names: list[str] | None = None,
     locale: str = "en",
 ) -> str:
-    """The solution (found within ``seconds``) in words, from the side of ``game``'s
-    player to move, named by ``names`` (a record's) or as "Player N"."""
+    """The solution (found within ``seconds`` and ``nodes`` positions) in words, from
+    the side of ``game``'s player to move, named by ``names`` (a record's) or as
+    "Player N". An unproven one names the budget that ran out."""
     words = catalogue(locale)
     player = game.currplayer
     name: str | Phrase = names[player - 1] if names else player_name(player)
     if not solution.proven:
-        budget = f"{seconds:g}"
+        by_nodes = nodes is not None and solution.nodes >= nodes
+        budget: dict[str, str | int | Phrase] = (
+            {"nodes": solution.nodes}
+            if by_nodes
+            else {"seconds": f"{seconds:g}", "nodes": solution.nodes}
+        )
         if solution.bound is None or not solution.line:
-            return words.say(Phrase(SOLVE_UNPROVEN, {"seconds": budget, "nodes": solution.nodes}))
+            bare = SOLVE_UNPROVEN_NODES if by_nodes else SOLVE_UNPROVEN
+            return words.say(Phrase(bare, budget))
         learned: dict[str, str | int | Phrase] = {
-            "seconds": budget,
-            "nodes": solution.nodes,
+            **budget,
             "player": name,
             "bound": f"{solution.bound:+d}",
             "move": str(solution.line[0]),
         }
-        return words.say(Phrase(SOLVE_UNPROVEN_BOUND, learned))
+        bound = SOLVE_UNPROVEN_NODES_BOUND if by_nodes else SOLVE_UNPROVEN_BOUND
+        return words.say(Phrase(bound, learned))
     margin = solution.margin
     assert margin is not None
     said: Phrase
@@ -99,11 +101,15 @@ def verdict(
 
 def _cmd_solve(args: argparse.Namespace, io: Transaction) -> Outputs:
     game, names = _load(io, args.file)
-    seconds = DEFAULT_SECONDS if args.seconds is None else args.seconds
+    seconds = args.seconds
+    if seconds is None:  # a node budget alone is kept whole, so that it repeats
+        seconds = DEFAULT_SECONDS if args.nodes is None else MAX_SECONDS
     solution = solve(game, seconds=seconds, nodes=args.nodes)
     if args.json:
         return {"-": json.dumps({"player": game.currplayer, **solution.to_dict()}) + "\n"}
-    said = verdict(solution, game, seconds=seconds, names=names, locale=args.locale)
+    said = verdict(
+        solution, game, seconds=seconds, nodes=args.nodes, names=names, locale=args.locale
+    )
     return {"-": said + "\n"}
 
 
@@ -119,13 +125,15 @@ def add_solve_command(sub: argparse._SubParsersAction[_P]) -> None:
         "--seconds",
         type=declared(SECONDS),
         metavar="S",
-        help=f"the solver's time, at most {MAX_SECONDS:g} (default: {DEFAULT_SECONDS:g})",
+        help=f"the solver's time, at most {MAX_SECONDS:g} (default: {DEFAULT_SECONDS:g}; "
+        f"with --nodes alone, {MAX_SECONDS:g})",
     )
     solver.add_argument(
         "--nodes",
         type=declared(NODES),
         metavar="N",
-        help="the most positions the solver may visit (default: no limit but the time)",
+        help="the most positions the solver may visit (default: no limit but the time); "
+        "the same count gives the same answer",
     )
     solver.add_argument(
         "--json",

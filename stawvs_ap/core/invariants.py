@@ -99,8 +99,9 @@ def is_new_game_start(position: Position, variants: Sequence[str]) -> bool:
 def check_position(position: Position) -> None:
     """Refuse (``BAD_POSITION``) a position that breaks a rule: more than five
     pyramids of a kind, caps that do not fit the turn order or the caps each
-    player has, passes before every cap is placed, ghosts (on the board before
-    the end, or in a collection), a game already over.
+    player has, passes before every cap is placed, fewer free pyramids than caps
+    still to place, ghosts (on the board before the end, or in a collection), a
+    game already over.
 
     A position in the collection phase may hold fewer caps than the players
     own: movement does not depend on it, and puzzles and tests use it."""
@@ -147,6 +148,12 @@ def check_position(position: Position) -> None:
             )
         if position.eliminated:
             raise refuse("nobody can have passed while caps are placed")
+        left = rules.total_caps - total
+        if position.free.bit_count() < left:
+            raise refuse(
+                f"{left} caps are still to be placed on {position.free.bit_count()} free "
+                "pyramids: the placement could not be finished"
+            )
     ghosts = [
         sq
         for sq in range(64)

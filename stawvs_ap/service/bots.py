@@ -347,8 +347,9 @@ _MOVES: Final = {"type": "array", "items": {"type": "string"}}
     "The exact value of the position for the player to move, by the endgame solver: "
     "'margin' (their final score less the best other, every other player against them), "
     "'outcome', every move reaching it ('best') and one line of best play, when 'proven' "
-    "within the budget: 'seconds' (at most 5, default 1) and/or 'nodes' (positions "
-    "visited, 1 to 2,000,000).",
+    "within the budget: 'seconds' (at most 5; default 1, or 5 with 'nodes' alone) and/or "
+    "'nodes' (positions visited, 1 to 2,000,000). A game finished by every player's pass "
+    "has its final margin; one a host ended earlier is GAMEOVER.",
     required={"state": STATE},
     optional={"seconds": SECONDS, "nodes": NODES, "locale": LOCALE},
     result=obj(
@@ -366,8 +367,9 @@ _MOVES: Final = {"type": "array", "items": {"type": "string"}}
     ),
 )
 def solve(params: Params) -> Result:
-    seconds = params.get("seconds", DEFAULT_SECONDS)
     nodes = params.get("nodes")
+    # A node budget alone is kept whole within the longest search, so that it repeats.
+    seconds = params.get("seconds", DEFAULT_SECONDS if nodes is None else MAX_SEARCH_SECONDS)
     if not 0 < seconds <= MAX_SEARCH_SECONDS:
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT,
@@ -378,7 +380,7 @@ def solve(params: Params) -> Result:
             ErrorCode.BAD_ARGUMENT,
             f"the solver over the service visits 1 to {MAX_SOLVE_NODES:,} positions",
         )
-    game = _to_move(params)
+    game = game_of(params)  # the solver refuses one a host ended, in its language
     with SEARCHES.held():
         solution = Solver().solve(game, seconds=seconds, nodes=nodes)
     return {"player": game.currplayer, **solution.to_dict()}
