@@ -15,6 +15,7 @@ from pathlib import Path
 import cli_process
 import pytest
 from cli_inprocess import run
+from records_support import golden_in_progress
 from reference_data import games
 
 from stawvs_ap import StawvsGame, __version__, from_record
@@ -262,6 +263,19 @@ def test_record_of_an_unfinished_game_is_refused(started: Path, tmp_path: Path) 
     out = tmp_path / "record.json"
     refused("record", started, "-o", out)
     assert not out.exists()
+
+
+def test_the_record_of_a_game_in_progress_is_replayed_only_when_asked_for(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(golden_in_progress("2p-default-seed-1.json", 10)))
+    assert "--unfinished" in refused("replay", record)
+    shown = ok("replay", record, "--unfinished")
+    moves = json.loads(record.read_text())["moves"]
+    game = from_record(json.loads(record.read_text()), allow_unfinished=True)
+    assert not game.gameover and game.move_history() == moves
+    assert shown == board_text(game, names=["Alice", "Bob"])
 
 
 def test_unwritable_output_is_refused(started: Path, tmp_path: Path) -> None:

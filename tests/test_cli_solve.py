@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cli_inprocess import run
+from records_support import golden_in_progress
 from test_service_solve import endgame_state
 
 from stawvs_ap import StawvsGame, from_record, solve
@@ -81,6 +82,21 @@ def test_a_record_is_replayed_and_its_players_named(
     said = solve_command(capsys, path, "--lang", "en")
     assert said.endswith(", the others playing together\n")
     assert said.startswith("Carol ")
+
+
+def test_the_record_of_a_game_in_progress_is_solved_for_its_player_to_move(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = golden_in_progress("2p-default-seed-1.json", 22)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    game = from_record(record, allow_unfinished=True)
+    assert not game.gameover
+    found = json.loads(solve_command(capsys, path, "--json"))
+    assert found["player"] == game.currplayer
+    assert timeless(found) == timeless({"player": game.currplayer, **solve(game).to_dict()})
+    said = solve_command(capsys, path, "--lang", "en")
+    assert said.startswith(("Alice ", "Bob "))
 
 
 def test_an_unproven_position_says_so_within_its_budget(

@@ -11,6 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 from hostile import new_game, play_random
+from records_support import in_progress
 from upstream_schemas import validator
 
 from stawvs_ap import StawvsError, StawvsGame, from_record
@@ -140,17 +141,13 @@ def test_a_boolean_result_is_refused() -> None:
 
 
 def unfinished_record() -> dict[str, Any]:
-    record = record_of(finished())
-    record["moves"] = record["moves"][:5]
-    for player in record["header"]["players"]:
-        for key in ("result", "rank", "score"):
-            player.pop(key, None)
-    return record
+    return in_progress(record_of(finished()), 5)
 
 
 def test_the_record_of_an_unfinished_game_is_refused_unless_asked_for() -> None:
     record = unfinished_record()
     assert "not finished" in refusal(record)
+    assert "--unfinished" in refusal(record)  # the way the command line asks for it
     game = from_record(record, allow_unfinished=True)
     assert not game.gameover and len(game.move_history()) == 5
 

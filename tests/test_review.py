@@ -11,6 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from records_support import in_progress
 from referencing import Registry, Resource
 
 from stawvs_ap import (
@@ -262,6 +263,13 @@ def test_a_record_that_does_not_replay_is_refused_with_bad_record() -> None:
     with pytest.raises(InvalidRecordError) as caught:
         review(record, bot=BOT)
     assert caught.value.code == "BAD_RECORD"
+
+
+def test_the_record_of_a_game_in_progress_is_reviewed_up_to_its_last_move() -> None:
+    found = review(in_progress(golden_record(), 4), bot=BOT, solver_nodes=0)
+    assert [p.move for p in found.plies] == [
+        str(move) for round_ in golden_record()["moves"][:4] for move in round_
+    ]
 
 
 def test_a_review_of_something_else_is_refused() -> None:

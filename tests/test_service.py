@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from records_support import golden_in_progress
 from service_support import (
     ENV,
     ROOT,
@@ -167,6 +168,18 @@ def test_replay_of_a_record_without_a_starting_board_takes_the_initial_state(
     assert refused.value.code == "BAD_RECORD"
     replayed = server.replay(record, initial=state)["state"]
     assert replayed == from_record(record, initial=state).serialize()
+
+
+def test_replay_of_a_game_in_progress_needs_unfinished(server: Client) -> None:
+    record = golden_in_progress("2p-default-seed-1.json", 10)
+    with pytest.raises(StawvsError) as refused:
+        server.replay(record)
+    assert refused.value.code == "BAD_RECORD" and "'unfinished': true" in refused.value.message
+    replayed = StawvsGame(server.replay(record, unfinished=True)["state"])
+    assert not replayed.gameover and replayed.move_history() == record["moves"]
+    with pytest.raises(StawvsError) as bad:
+        server.replay(record, unfinished="yes")
+    assert bad.value.code == "INVALID_PARAMS"  # as every parameter of the wrong type
 
 
 def test_version_info_variants_and_same_move_need_no_state(server: Client) -> None:

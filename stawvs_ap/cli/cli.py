@@ -221,7 +221,8 @@ def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
     ):
         record = record["record"]  # a golden fixture file wraps its game's record
     initial = _read_text(io, args.initial, "initial state") if args.initial else None
-    game = _show_ply(from_record(record, initial=initial), args.ply)
+    game = from_record(record, initial=initial, allow_unfinished=args.unfinished)
+    game = _show_ply(game, args.ply)
     game.locale = args.locale
     names = args.names or record_names(record)
     outputs = {"-": board_text(game, names=names)}
@@ -359,6 +360,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "--initial",
         metavar="STATE",
         help="a state with the starting board, for records without one",
+    )
+    replay.add_argument(
+        "--unfinished",
+        action="store_true",
+        help="take the record of a game in progress (refused without it: a record "
+        "usually ends with its result)",
     )
     _add_view(replay)
     replay.add_argument("--svg", metavar="OUT", help="also draw the position to OUT")

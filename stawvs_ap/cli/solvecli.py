@@ -46,7 +46,8 @@ def _load(io: Transaction, path: str) -> tuple[StawvsGame, list[str] | None]:
     """The game in ``path`` (a state, or a record replayed) and the record's names."""
     text, record = read_state_or_record(io, path)
     if record is not None:
-        return from_record(record), record_names(record)
+        # A game in progress is what one asks the solver about.
+        return from_record(record, allow_unfinished=True), record_names(record)
     return StawvsGame(text), None
 
 

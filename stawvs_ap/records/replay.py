@@ -318,7 +318,9 @@ def _check_header(
     if not game.gameover:
         if not allow_unfinished:
             raise InvalidRecordError(
-                "the record's game is not finished (pass allow_unfinished=True to replay it)"
+                "the record's game is not finished; replay it as a game in progress "
+                "(allow_unfinished=True, stawvs-ap replay --unfinished, or the service's "
+                "'unfinished': true)"
             )
         for seat, player in enumerate(players):
             if "result" in player or "rank" in player:

@@ -320,8 +320,13 @@ class Client:
     ) -> Result:
         return self._call("record", state=state, uid=uid, players=players)
 
-    def replay(self, record: Mapping[str, Any], initial: State | None = None) -> Result:
-        return self._call("replay", record=record, initial=initial)
+    def replay(
+        self,
+        record: Mapping[str, Any],
+        initial: State | None = None,
+        unfinished: bool | None = None,
+    ) -> Result:
+        return self._call("replay", record=record, initial=initial, unfinished=unfinished)
 
     def bot_move(
         self,

@@ -20,6 +20,7 @@ from ..records import from_record
 from .jsonrpc import RpcError
 from .protocol import (
     APP_ERROR,
+    BOOL,
     INT,
     LOCALE,
     MOVES,
@@ -353,13 +354,18 @@ def record(params: Params) -> Result:
 @method(
     "replay",
     "The state a record describes, every move replayed and checked; 'initial' gives the "
-    "starting board of records without header.startingPosition.",
+    "starting board of records without header.startingPosition. The record of a game in "
+    "progress is refused (BAD_RECORD) unless 'unfinished' is true.",
     required={"record": OBJECT},
-    optional={"initial": STATE},
+    optional={"initial": STATE, "unfinished": BOOL},
     result=obj({"state": {"$ref": "#/$defs/stateText"}}),
 )
 def replay(params: Params) -> Result:
-    game = from_record(params["record"], initial=params.get("initial"))
+    game = from_record(
+        params["record"],
+        initial=params.get("initial"),
+        allow_unfinished=params.get("unfinished", False),
+    )
     return {"state": game.serialize()}
 
 
