@@ -22,6 +22,7 @@ require()
 
 from page_support import idle, open_page, watch
 from playwright.sync_api import Browser, Page
+from records_support import in_progress
 from service_support import ROOT, state_after
 
 from stawvs_ap import StawvsGame, from_record, solve
@@ -144,6 +145,15 @@ def test_a_record_opened_from_a_file_loads_as_a_pasted_one(page: Page) -> None:
         == from_record(json.loads(GOLDEN.read_text(encoding="utf-8"))["record"]).serialize()
     )
     assert not page.locator("#load-dialog").is_visible()
+
+
+def test_the_record_of_a_game_in_progress_loads_to_be_played_on(page: Page) -> None:
+    record = in_progress(json.loads(GOLDEN.read_text(encoding="utf-8"))["record"], 10)
+    page.evaluate("text => window.stawvs.load(text)", json.dumps(record))
+    view = idle(page)
+    assert (view["plies"], view["gameover"]) == (20, False)
+    loaded = StawvsGame(page.evaluate("window.stawvs.state()"))
+    assert loaded.move_history() == record["moves"] and not loaded.gameover
 
 
 def test_load_takes_a_state_as_text_and_refuses_what_is_not_one(page: Page) -> None:

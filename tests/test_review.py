@@ -343,6 +343,12 @@ def test_the_service_reviews_a_record_in_requests_of_a_few_positions() -> None:
     assert list(review_validator().iter_errors(answer["review"])) == []
 
 
+def test_the_service_review_graph_names_a_player_its_names_leave_out() -> None:
+    params = {"state": short_game(4).serialize(), "iterations": 20, "count": 5, "names": ["A"]}
+    answer = call("review", params)
+    assert "Player 2" in answer["graph"] and ">A<" in answer["graph"]
+
+
 def test_the_service_review_answers_objects_of_its_own() -> None:
     params = {"state": short_game(4).serialize(), "iterations": 20, "count": 5}
     first = call("review", params)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from records_support import GOLDEN, in_progress
 
 from stawvs_ap import StawvsGame, schemas
 from stawvs_ap.bots.review import PlyReview, review
@@ -16,8 +17,14 @@ from stawvs_ap.cli.cli import main
 from stawvs_ap.pictures.evalgraph import MARKS, evaluation_svg
 from stawvs_ap.pictures.svg import CAP_COLOURS
 
-GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+def golden_record() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads((GOLDEN / "2p-default-seed-1.json").read_text())
+    return document["record"]
+
+
 BOT = "mcts:iterations=20"
 
 
@@ -145,6 +152,20 @@ def test_the_graph_marks_judged_moves_with_their_signs() -> None:
         "3": MARKS["mistake"],
         "4": MARKS["blunder"],
     }
+
+
+def test_a_records_names_reach_the_table_and_the_graph_without_their_controls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = in_progress(golden_record(), 3)
+    record["header"]["players"][0]["name"] = "Al\x1b]0;owned\x07ice"
+    path, svg = tmp_path / "record.json", tmp_path / "graph.svg"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["review", str(path), "--bot", BOT, "--svg", str(svg), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Al\ufffd]0;owned\ufffdice: accuracy " in out and "\x1b" not in out
+    desc = ET.parse(svg).getroot().findtext(f"{SVG}desc") or ""
+    assert "Al\ufffd]0;owned\ufffdice" in desc
 
 
 def test_the_graph_says_in_words_what_it_shows() -> None:

@@ -46,7 +46,7 @@ def test_exactly_one_of_two_parameters_is_checked_from_the_declaration() -> None
         with pytest.raises(RpcError) as refused:
             either.check(params)
         assert refused.value.rpc_code == INVALID_PARAMS
-    assert either.params_schema()["oneOf"] == [{"required": ["a"]}, {"required": ["b"]}]
+    assert [branch["required"] for branch in either.params_schema()["oneOf"]] == [["a"], ["b"]]
 
 
 # -- the protocol schema ---------------------------------------------------------------
@@ -105,6 +105,36 @@ def test_what_the_checks_refuse_the_schema_refuses_too(name: str) -> None:
             except RpcError as refused:
                 assert refused.rpc_code == INVALID_PARAMS
                 assert schema_errors(f"{name}.params", params) != [], (param, value)
+
+
+@pytest.mark.parametrize("name", [n for n, m in METHODS.items() if m.optional])
+def test_an_optional_parameter_sent_as_null_is_absent_for_the_checks_and_the_schema(
+    name: str,
+) -> None:
+    declared, valid = METHODS[name], example_params()[name]
+    for param in declared.optional:
+        params = {**valid, param: None}
+        if param in valid and param in declared.one_of:  # null leaves neither of the two
+            with pytest.raises(RpcError):
+                declared.check(params)
+            assert schema_errors(f"{name}.params", params) != [], param
+            continue
+        assert declared.check(params) == {k: v for k, v in valid.items() if k != param}
+        assert schema_errors(f"{name}.params", params) == [], param
+
+
+@pytest.mark.parametrize("name", list(METHODS))
+def test_a_request_without_params_passes_the_schema_only_when_the_server_takes_it(
+    name: str,
+) -> None:
+    request = {"jsonrpc": "2.0", "id": 1, "method": name}
+    try:
+        METHODS[name].check({})
+    except RpcError:
+        taken = False
+    else:
+        taken = True
+    assert (schema_errors("request", request) == []) == taken
 
 
 # -- the Python client -------------------------------------------------------------------

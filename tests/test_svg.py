@@ -173,6 +173,13 @@ def test_player_names_are_escaped() -> None:
     assert any(text.startswith(name) for text in texts(parse(svg)))
 
 
+def test_control_characters_in_a_name_are_not_drawn_and_the_svg_stays_readable() -> None:
+    # XML refuses most control characters: one in a record's name made an SVG
+    # that no browser would open.
+    svg = board_svg(played(2, seed=3, plies=30), names=["A\x00n\x1b[31mn\u202e", "B"])
+    assert any(text.startswith("A\ufffdn\ufffd[31mn\ufffd") for text in texts(parse(svg)))
+
+
 def test_picture_is_deterministic_and_ignores_timestamps() -> None:
     first = played(3, seed=7, plies=25)
     second = played(3, seed=7, plies=25)  # other clock readings, same position

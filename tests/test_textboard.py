@@ -87,6 +87,14 @@ def test_last_move_is_shown() -> None:
     assert "Last move: b7" in board_text(game)
 
 
+def test_a_name_cannot_send_a_terminal_control_sequence() -> None:
+    # ESC starts a sequence that recolours or clears a terminal; BEL rings;
+    # U+202E turns the rest of the line around.
+    text = board_text(StawvsGame(2, seed=1), names=["Ann\x1b[2J\x07\u202e", "Bob"])
+    assert "Ann\ufffd[2J\ufffd\ufffd" in text
+    assert not any(c in text for c in "\x1b\x07\u202e")
+
+
 def test_names_replace_the_default_labels() -> None:
     text = board_text(StawvsGame(2, seed=1), names=["Ann", "Bob"])
     assert "Ann (@1): 0 points" in text and text.endswith("Ann to move (placement phase).\n")

@@ -17,6 +17,7 @@ from ..core.position import MAX_SEED
 from ..core.variants import VARIANTS, check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
+from ..i18n import shown_name
 from .safe_io import Transaction
 
 __all__ = [
@@ -63,9 +64,10 @@ def whole(text: str) -> int:
 
 
 def record_names(record: Any) -> list[str] | None:
-    """The players' names from a record's header, when it has them all."""
+    """The players' names from a record's header, when it has them all, as a
+    terminal may show them (:func:`stawvs_ap.i18n.shown_name`)."""
     try:
-        names = [str(p["name"]) for p in record["header"]["players"]]
+        names = [shown_name(p["name"]) for p in record["header"]["players"]]
     except (KeyError, TypeError):
         return None
     if not all(name.strip() for name in names):  # a blank name: "Player N" for all

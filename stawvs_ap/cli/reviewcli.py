@@ -33,6 +33,7 @@ from .botargs import (
     Outputs,
     declared,
     read_state_or_record,
+    record_names,
     seed_of,
     spec_argument,
     whole,
@@ -49,12 +50,9 @@ MAX_FILES = 1000
 
 
 def _names(record: Any, players: int) -> list[str] | None:
-    """The players' names from a record's header, when it has them all."""
-    try:
-        names = [str(p["name"]) for p in record["header"]["players"]]
-    except (KeyError, TypeError):
-        return None
-    return names if len(names) == players else None
+    """The players' names from a record's header, one for each of ``players``."""
+    names = record_names(record)
+    return names if names is not None and len(names) == players else None
 
 
 def review_table(found: Review, names: Sequence[str], words: Catalogue) -> str:

@@ -61,6 +61,7 @@ __all__ = [
     "negotiate",
     "player_name",
     "plural",
+    "shown_name",
 ]
 
 #: The gettext domain: the catalogues' file name.
@@ -157,6 +158,33 @@ PLAYER: Final = message("player.name", "Player {player}")
 def player_name(player: int) -> Phrase:
     """A player's name when the host gives none: "Player 2"."""
     return Phrase(PLAYER, {"player": player})
+
+
+#: What a name from outside is never shown with: control characters (they act on
+#: a terminal, and most are refused by XML), the bidirectional embeddings,
+#: overrides and isolates (they reorder the text after them), surrogates and
+#: the two non-characters XML refuses.
+_UNSHOWN: Final = re.compile(
+    "[\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e"
+    "\\u2066-\\u2069\\ud800-\\udfff\\ufffe\\uffff]"
+)
+
+
+def shown_name(name: object, limit: int | None = None) -> str:
+    """A player's name from a record or a request as a terminal or a picture may
+    show it: every character that could act on the terminal, break or reorder
+    the line, or make an SVG unreadable is replaced by U+FFFD, the others kept;
+    with ``limit``, cut to that many characters and an ellipsis.
+
+    >>> shown_name("Ann\\x1b[2J") == "Ann\\ufffd[2J"
+    True
+    >>> shown_name("Zoë 🎲")
+    'Zoë 🎲'
+    >>> shown_name("Bartholomew", limit=4)
+    'Bart…'
+    """
+    shown = _UNSHOWN.sub("\ufffd", str(name))
+    return shown if limit is None or len(shown) <= limit else shown[:limit] + "…"
 
 
 class Catalogue:

@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 from xml.sax.saxutils import escape
 
-from ..i18n import Argument, Catalogue, Phrase, catalogue, player_name
+from ..i18n import Argument, Catalogue, Phrase, catalogue
 from . import messages as m
 from .svg import CAP_COLOURS
+from .textboard import player_labels
 
 __all__ = ["MARKS", "GraphPly", "evaluation_svg", "graph_description", "judgement_phrase"]
 
@@ -130,7 +131,7 @@ def evaluation_svg(
     """
     words = catalogue(locale or "en")
     players = len(start)
-    shown = list(names) if names else [words.say(player_name(p)) for p in range(1, players + 1)]
+    shown = player_labels(players, names, words)  # too few names: "Player N" for the rest
     left, right, top, bottom = 40.0, 12.0, 12.0, 26.0
     inner_w, inner_h = width - left - right, height - top - bottom
     count = max(1, len(plies))

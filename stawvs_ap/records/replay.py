@@ -22,12 +22,15 @@ from ..errors import ErrorCode, InvalidRecordError, StawvsError
 from ..host.game import StawvsGame
 from ..host.metadata import GAMEINFO, variant_ids_from_display_names
 from ..host.record import notable_results, ranks, record_time
+from ..i18n import shown_name
 from ..state.format import MAX_STATE_BYTES
 from ..state.timestamps import utc_now
 
 __all__ = ["apply_move_or_ending", "from_record", "parse_starting_position"]
 
 _ENDING_RESULT: Final = {"resign": "resigned", "timeout": "timeout"}
+#: The most characters of a player's name an error shows.
+NAME_SHOWN: Final = 40
 
 
 class _ReplayClock:
@@ -100,6 +103,7 @@ def from_record(
 
 
 def _player_names(header: dict[str, Any]) -> list[str]:
+    """The players' names as the record's errors name them (shown safely, cut short)."""
     players = header.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         raise InvalidRecordError("the record's header.players must list the 2 to 4 players")
@@ -107,7 +111,7 @@ def _player_names(header: dict[str, Any]) -> list[str]:
     for seat, player in enumerate(players, start=1):
         if not isinstance(player, dict) or not isinstance(player.get("name"), str):
             raise InvalidRecordError(f"player {seat} of the record has no name")
-        names.append(player["name"])
+        names.append(shown_name(player["name"], limit=NAME_SHOWN))
     return names
 
 

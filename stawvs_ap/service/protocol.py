@@ -253,13 +253,20 @@ class Method:
         return ", ".join([*self.required, *(f"{name}?" for name in self.optional)])
 
     def params_schema(self) -> Schema:
-        """The JSON Schema of its ``params``."""
-        kinds = {**self.required, **self.optional}
-        schema = obj({name: kind.schema for name, kind in kinds.items()}, self.required)
+        """The JSON Schema of its ``params``: an optional one may be null, which
+        :meth:`check` takes as absent."""
+        properties = {name: kind.schema for name, kind in self.required.items()}
+        for name, kind in self.optional.items():
+            properties[name] = {"anyOf": [kind.schema, {"type": "null"}]}
+        schema = obj(properties, self.required)
         if self.summary:
             schema = {"description": self.summary, **schema}
         if self.one_of:
-            schema["oneOf"] = [{"required": [name]} for name in self.one_of]
+            # Exactly one given, null being absent as it is for check.
+            schema["oneOf"] = [
+                {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+                for name in self.one_of
+            ]
         return schema
 
 
@@ -385,9 +392,13 @@ def _envelope(methods: Mapping[str, Method]) -> dict[str, Schema]:
                         "method": {"const": name},
                         "params": {"$ref": f"#/$defs/{name}.params"},
                     },
-                    "required": ["method"],
+                    # A method that needs a parameter needs params: without them
+                    # the server finds the parameter missing.
+                    "required": ["method", "params"]
+                    if declared.required or declared.one_of
+                    else ["method"],
                 }
-                for name in methods
+                for name, declared in methods.items()
             ],
         },
         "requestBatch": {

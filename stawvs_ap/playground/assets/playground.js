@@ -449,7 +449,8 @@ async function load(text) {
   let names = null;
   let ply = null;
   if (doc && typeof doc === "object" && doc.header && Array.isArray(doc.moves)) {
-    state = (await rpc("replay", { record: doc })).state;
+    // A game in progress is loaded too: the page plays on from its last move.
+    state = (await rpc("replay", { record: doc, unfinished: true })).state;
     const players = doc.header.players;
     names = Array.isArray(players) ? players.map((p) => String(p?.name ?? "")) : null;
     ply = 0; // a record is shown from its start, to be replayed
