@@ -312,6 +312,17 @@ def test_selfplay_plays_a_new_game_the_same_way_for_the_same_seed() -> None:
     assert first.move_history() == StawvsGame(ok(*args)).move_history()
 
 
+def test_bots_play_on_from_the_record_of_a_game_in_progress(tmp_path: Path) -> None:
+    record = golden_in_progress("2p-default-seed-1.json", 10)
+    path, over = tmp_path / "record.json", tmp_path / "over.json"
+    path.write_text(json.dumps(record))
+    hint = ok("hint", path, "--bot", "greedy", "--lang", "en")
+    assert hint.strip()
+    ok("selfplay", path, "--bot", "greedy", "--seed", "4", "-o", over)
+    game = StawvsGame(over.read_text())
+    assert game.gameover and game.move_history()[:10] == record["moves"]
+
+
 def test_selfplay_refuses_a_new_games_options_with_a_state(started: Path) -> None:
     done = run("selfplay", started, "--players", "3")
     assert done.returncode == 2 and "give them or a state" in done.stderr

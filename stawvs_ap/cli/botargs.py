@@ -18,6 +18,7 @@ from ..core.variants import VARIANTS, check_variants
 from ..errors import ErrorCode, StawvsError
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
 from ..i18n import shown_name
+from ..records import from_record
 from .safe_io import Transaction
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "declared",
     "lineup_of",
     "load_game",
+    "load_game_and_names",
     "local_uid",
     "read_state_or_record",
     "record_names",
@@ -143,30 +145,32 @@ def lineup_of(bots: Sequence[BotSpec], players: int | None, *, seats: int = 0) -
     return list(bots) + [bots[-1]] * (wanted - len(bots))
 
 
-def _text_of(io: Transaction, path: str, what: str) -> str:
-    """The text of the file ``path`` (``-``: standard input), read within the
-    command line's size limit; refused when it is not UTF-8 or is empty."""
-    data = io.read(path, what)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BotCliError(f"cannot read {what} {path!r}: it is not UTF-8 text") from None
-    if not text.strip():
-        raise BotCliError(f"the {what} on {path!r} is empty")
-    return text
-
-
 def load_game(io: Transaction, path: str) -> StawvsGame:
-    """The game in the state file ``path`` (``-``: standard input), read within
-    the command line's size limit."""
-    return StawvsGame(_text_of(io, path, "state"))
+    """The game in ``path`` (``-``: standard input), read within the command line's
+    size limit: a state, or a record replayed (a game in progress too)."""
+    return load_game_and_names(io, path)[0]
+
+
+def load_game_and_names(io: Transaction, path: str) -> tuple[StawvsGame, list[str] | None]:
+    """:func:`load_game`, and the players' names when ``path`` holds a record
+    that names them all."""
+    text, record = read_state_or_record(io, path)
+    if record is not None:
+        return from_record(record, allow_unfinished=True), record_names(record)
+    return StawvsGame(text), None
 
 
 def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any] | None]:
     """What the file ``path`` holds: its text (a state's, as the state loader takes
     it) and, when it is a game record (or a fixture wrapping one in ``record``),
     the record; refused in one line when it is empty, not UTF-8 or not JSON."""
-    text = _text_of(io, path, "state or record")
+    data = io.read(path, "state or record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BotCliError(f"cannot read {path!r}: it is not UTF-8 text") from None
+    if not text.strip():
+        raise BotCliError(f"{path!r} is empty")
     try:
         # A byte-order mark is refused by JSON, and taken by the state loader.
         parsed = json.loads(text.removeprefix("\ufeff"))

@@ -241,7 +241,9 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     bot_help, variant_help = BOT_HELP, VARIANT_HELP
 
     hint = command("hint", "print the best move and the top candidates of a bot", _cmd_hint)
-    hint.add_argument("state", metavar="STATE", help="serialized state file, - for stdin")
+    hint.add_argument(
+        "state", metavar="STATE", help="a serialized state or a game record, - for stdin"
+    )
     hint.add_argument(
         "--bot",
         type=spec_argument,

@@ -160,7 +160,7 @@ def add_play_commands(command: Command) -> None:
     )
     _add_game_options(
         selfplay,
-        "a state file to play on (- for stdin); without it a new game",
+        "a state or a record to play on (- for stdin); without it a new game",
         BOT_HELP + "; once per seat, the last fills the rest (default: greedy)",
         "2, 3 or 4, for a new game (default: one per --bot, at least 2)",
     )
@@ -175,7 +175,8 @@ def add_play_commands(command: Command) -> None:
     play = command("play", "play a game against bots in the terminal", _cmd_play)
     _add_game_options(
         play,
-        "a saved game to resume (save FILE writes one); without it a new game",
+        "a saved game to resume (save FILE writes one) or a record of a game in progress; "
+        "without it a new game",
         BOT_HELP + "; once per bot seat, the last fills the rest (default: mcts)",
         "2, 3 or 4 (default: you and one per --bot)",
     )

@@ -19,8 +19,7 @@ from ..bots.options import MAX_SECONDS, SECONDS
 from ..bots.solver import NODES, Solution, solve
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, player_name
-from ..records import from_record
-from .botargs import Outputs, declared, read_state_or_record, record_names
+from .botargs import Outputs, declared, load_game_and_names
 from .messages import (
     SOLVE_LINE,
     SOLVE_LOSS,
@@ -40,15 +39,6 @@ _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
 #: The solver's time when ``--seconds`` is not given.
 DEFAULT_SECONDS = 2.0
-
-
-def _load(io: Transaction, path: str) -> tuple[StawvsGame, list[str] | None]:
-    """The game in ``path`` (a state, or a record replayed) and the record's names."""
-    text, record = read_state_or_record(io, path)
-    if record is not None:
-        # A game in progress is what one asks the solver about.
-        return from_record(record, allow_unfinished=True), record_names(record)
-    return StawvsGame(text), None
 
 
 def verdict(
@@ -101,7 +91,7 @@ def verdict(
 
 
 def _cmd_solve(args: argparse.Namespace, io: Transaction) -> Outputs:
-    game, names = _load(io, args.file)
+    game, names = load_game_and_names(io, args.file)
     seconds = args.seconds
     if seconds is None:  # a node budget alone is kept whole, so that it repeats
         seconds = DEFAULT_SECONDS if args.nodes is None else MAX_SECONDS
