@@ -40,6 +40,7 @@ __all__ = [
     "InvalidRecordError",
     "InvalidStateError",
     "StawvsError",
+    "excerpt",
 ]
 
 
@@ -121,3 +122,27 @@ class InvalidRecordError(StawvsError):
 
     def __init__(self, message: str) -> None:
         super().__init__(ErrorCode.BAD_RECORD, message)
+
+
+def excerpt(value: object, limit: int = 40) -> str:
+    """A value from outside as an error message quotes it, cut to about ``limit``
+    characters: text by its repr (bytes read as UTF-8, whatever cannot be read
+    replaced), so that no control character reaches a terminal; anything else
+    by its repr too.
+
+    >>> print(excerpt("d5-e6\\x1b[2J"))
+    'd5-e6\\x1b[2J'
+    >>> excerpt("x" * 50, limit=4)
+    "'xxxx…'"
+    >>> excerpt(10**5000)
+    'a number too long to show'
+    """
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "…")
+    try:
+        shown = repr(value)
+    except ValueError:  # Python refuses to write an int of over 4,300 digits
+        return "a number too long to show"
+    return shown if len(shown) <= limit else shown[:limit] + "…"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -138,6 +139,28 @@ def test_a_boolean_result_is_refused() -> None:
     player = record["header"]["players"][0]
     player["result"] = bool(player["result"])
     assert "result" in refusal(record)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda r: r["header"]["players"][0].__setitem__("score", 10**5000),
+        lambda r: r["header"]["players"][0].__setitem__("score", "\x1b[2J" * 1000),
+        # A wrong score, to be told with the player's name.
+        lambda r: r["header"]["players"][0].update(name="\x1b]0;x\x07" * 1000, score=-1),
+        lambda r: r["header"].__setitem__("date-start", "\x1b[2J" * 1000),
+        lambda r: r["header"]["game"].__setitem__("name", "\x1b[2J" * 1000),
+        lambda r: r["header"]["game"].__setitem__("variants", ["\x1b[2J" * 1000]),
+    ],
+    ids=["huge score", "text score", "name", "date", "game", "variant"],
+)
+def test_a_hostile_header_value_is_quoted_short_and_without_controls(
+    spoil: Callable[[dict[str, Any]], object],
+) -> None:
+    record = record_of(finished())
+    spoil(record)
+    message = refusal(record)
+    assert len(message) < 200 and "\x1b" not in message and "\x07" not in message
 
 
 def unfinished_record() -> dict[str, Any]:

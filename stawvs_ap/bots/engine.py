@@ -34,7 +34,7 @@ from typing import Any, Final
 from ..core.moves import Move
 from ..core.position import Position
 from ..core.variants import VARIANTS, Rules, rules_for
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import StawvsGame
 from .base import Bot, BotFailure, Budget, Candidate, GameLike
 from .options import (
@@ -42,7 +42,6 @@ from .options import (
     SECONDS,
     Option,
     Settings,
-    excerpt,
     options_of,
     setting,
     with_changes,

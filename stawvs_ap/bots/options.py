@@ -45,7 +45,7 @@ from collections.abc import Iterable
 from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, ClassVar, Final, Generic, TypeVar, get_type_hints
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 
 __all__ = [
     "DEFAULT_MEMORY",
@@ -57,7 +57,6 @@ __all__ = [
     "SECONDS",
     "Option",
     "Settings",
-    "excerpt",
     "options_of",
     "setting",
     "shared_setting",
@@ -75,14 +74,6 @@ MAX_SECONDS: Final = 600.0
 MAX_ITERATIONS: Final = 1_000_000
 
 _TYPE_WORDS: Final = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
-
-
-def excerpt(text: str | bytes, limit: int = 40) -> str:
-    """``text`` quoted for a message, cut to about ``limit`` characters (bytes
-    are read as UTF-8, whatever cannot be read replaced)."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def _number(value: float) -> str:
@@ -132,7 +123,7 @@ class Option(Generic[T]):
         type (a whole number for a ``float`` option becomes a float); ``BAD_ARGUMENT``
         otherwise, showing ``shown`` (default: the value) as what was given."""
         if shown is None:
-            shown = _shown(value)
+            shown = excerpt(value)
         kind = self.kind
         if kind is bool:
             if not isinstance(value, bool):
@@ -179,17 +170,6 @@ class Option(Generic[T]):
             except ValueError:
                 raise self._refuse(excerpt(text)) from None
         return self.check(value, excerpt(text))
-
-
-def _shown(value: object) -> str:
-    """A value as a message shows it: text quoted and cut short, anything else by its repr."""
-    if isinstance(value, str):
-        return excerpt(value)
-    try:
-        shown = repr(value)
-    except ValueError:  # Python refuses to write an int of over 4,300 digits
-        return "a number too long to show"
-    return shown if len(shown) <= 40 else shown[:40] + "…"
 
 
 SECONDS: Final = Option(
@@ -278,7 +258,7 @@ def unknown_option(bot: str, options: Iterable[Option[Any]], given: object) -> S
     take, naming the ``options`` it does."""
     names = ", ".join(option.name for option in options)
     return StawvsError(
-        ErrorCode.BAD_ARGUMENT, f"bot {bot} takes the options {names}, not {_shown(given)}"
+        ErrorCode.BAD_ARGUMENT, f"bot {bot} takes the options {names}, not {excerpt(given)}"
     )
 
 

@@ -25,8 +25,8 @@ import time
 import weakref
 from typing import Any, Final
 
+from ..errors import excerpt
 from .base import BotFailure
-from .options import excerpt
 
 __all__ = ["MAX_LINE_BYTES", "EngineProcess"]
 

@@ -27,11 +27,10 @@ import re
 from importlib.metadata import EntryPoint, entry_points
 from typing import Final
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from .base import Bot
 from .engine import ExecBot
 from .mcts import MCTSBot
-from .options import excerpt
 from .simple import GreedyBot, RandomBot
 from .uct import UCTBot
 

@@ -25,10 +25,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from .base import Bot, Budget
 from .engine import ExecBot, split_command
-from .options import Option, excerpt, unknown_option
+from .options import Option, unknown_option
 from .registry import BOTS, bot_class, bot_classes
 
 __all__ = ["BOTS", "MAX_SPEC_LENGTH", "BotSpec", "make_bot", "options_help", "options_table"]

@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..bots.arena import derived_seed
-from ..bots.options import Option, excerpt
+from ..bots.options import Option
 from ..bots.spec import BotSpec
 from ..core.position import MAX_SEED
 from ..core.variants import VARIANTS, check_variants
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
 from ..i18n import shown_name
 from ..records import from_record

@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.variants import SETUP_VARIANTS, VARIANTS
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..i18n import Catalogue, Message, catalogue
 from . import messages as m
 
@@ -193,6 +193,6 @@ def variant_ids_from_display_names(names: Sequence[str]) -> list[str]:
     for name in names:
         if name != DEFAULT_SETUP_NAME and name not in _ID_OF:
             raise StawvsError(
-                ErrorCode.BAD_VARIANT, f"{name!r} is not a variant of {GAMEINFO.name}"
+                ErrorCode.BAD_VARIANT, f"{excerpt(name)} is not a variant of {GAMEINFO.name}"
             )
     return [_ID_OF[name] for name in names if name != DEFAULT_SETUP_NAME]

@@ -18,7 +18,7 @@ from ..core.notation import parse_board
 from ..core.position import Position
 from ..core.squares import SQUARE_NAMES
 from ..core.variants import check_variants, rules_for
-from ..errors import ErrorCode, InvalidRecordError, StawvsError
+from ..errors import ErrorCode, InvalidRecordError, StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..host.metadata import GAMEINFO, variant_ids_from_display_names
 from ..host.record import notable_results, ranks, record_time
@@ -119,7 +119,9 @@ def _variants(header: dict[str, Any]) -> list[str]:
     game = header.get("game")
     if not isinstance(game, dict) or game.get("name") != GAMEINFO.name:
         name = game.get("name") if isinstance(game, dict) else None
-        raise InvalidRecordError(f"the record is not of a game of {GAMEINFO.name} ({name!r})")
+        raise InvalidRecordError(
+            f"the record is not of a game of {GAMEINFO.name} ({excerpt(name)})"
+        )
     shown = game.get("variants", [])
     if not isinstance(shown, list) or not all(isinstance(v, str) for v in shown):
         raise InvalidRecordError("header.game.variants must be a list of variant names")
@@ -141,7 +143,7 @@ def _date(header: dict[str, Any], key: str) -> str:
     try:
         return record_time(value, key)
     except StawvsError:
-        raise InvalidRecordError(f"header.{key} is not a date-time: {value!r}") from None
+        raise InvalidRecordError(f"header.{key} is not a date-time: {excerpt(value)}") from None
 
 
 def _starting_game(
@@ -347,10 +349,10 @@ def _check_header(
             given = player[key]
             if type(given) is not int:  # never a float or a boolean
                 raise InvalidRecordError(
-                    f"the record's {key} of {name} must be a whole number, not {given!r}"
+                    f"the record's {key} of {name} must be a whole number, not {excerpt(given)}"
                 )
             if given != wanted:
                 raise InvalidRecordError(
-                    f"the record gives {name} a {key} of {given}, but replaying the moves "
+                    f"the record gives {name} a {key} of {excerpt(given)}, but replaying the moves "
                     f"gives {wanted}"
                 )
