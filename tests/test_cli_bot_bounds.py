@@ -14,7 +14,8 @@ from cli_process import ENV, command, one_error, run, start
 from hostile import thinned_cases
 
 from stawvs_ap import StawvsGame
-from stawvs_ap.cli.console import MAX_LINE, MAX_SKIP, shown
+from stawvs_ap.cli.console import EXCERPT, MAX_LINE, MAX_SKIP
+from stawvs_ap.i18n import printable
 
 GUARD = {resource.RLIMIT_AS: 2 << 30}
 PLAY = ("play", "--bot", "random", "--seed", "1")
@@ -82,9 +83,9 @@ def test_invalid_utf8_bytes_read_as_replacement_characters() -> None:
 
 
 def test_echoes_and_messages_show_a_short_printable_excerpt() -> None:
-    assert shown("d5") == "d5"
-    assert shown("a\x00b\x1b[2J") == "a?b?[2J"
-    assert shown("y" * 500) == "y" * 60 + "..."
+    assert printable("d5", EXCERPT) == "d5"
+    assert printable("a\x00b\x1b[2J", EXCERPT) == "a\ufffdb\ufffd[2J"
+    assert printable("y" * 500, EXCERPT) == "y" * 60 + "…"
 
 
 # -- play: output ----------------------------------------------------------------------

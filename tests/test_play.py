@@ -233,6 +233,14 @@ def test_piped_play_is_plain_text_and_bounded(tmp_path: Path) -> None:
     assert max(map(len, done.stdout.splitlines())) < 200  # the long line is not echoed whole
 
 
+def test_a_typed_line_is_echoed_and_refused_without_its_control_characters() -> None:
+    # Piped input is echoed as if typed: an escape in it must not reach the terminal.
+    done = _piped("--bot", "random", typed="d5\x1b[2J\x07\u202e\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "d5\ufffd[2J\ufffd\ufffd" in done.stdout
+    assert not any(c in done.stdout for c in "\x1b\x07\u202e")
+
+
 def _game_in_collection(seed: int, variants: list[str]) -> StawvsGame:
     game = StawvsGame.new(2, variants, seed=seed)
     rng = random.Random(seed)

@@ -14,6 +14,7 @@ from records_support import GOLDEN, in_progress
 from stawvs_ap import StawvsGame, schemas
 from stawvs_ap.bots.review import PlyReview, review
 from stawvs_ap.cli.cli import main
+from stawvs_ap.cli.reviewcli import columns
 from stawvs_ap.pictures.evalgraph import MARKS, evaluation_svg
 from stawvs_ap.pictures.svg import CAP_COLOURS
 
@@ -166,6 +167,22 @@ def test_a_records_names_reach_the_table_and_the_graph_without_their_controls(
     assert "Al\ufffd]0;owned\ufffdice: accuracy " in out and "\x1b" not in out
     desc = ET.parse(svg).getroot().findtext(f"{SVG}desc") or ""
     assert "Al\ufffd]0;owned\ufffdice" in desc
+
+
+def test_the_table_lines_up_in_korean_with_wide_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = in_progress(golden_record(), 3)
+    record["header"]["players"][0]["name"] = "김민수"
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["review", str(path), "--bot", BOT, "--lang", "ko"]) == 0
+    rows = capsys.readouterr().out.splitlines()[2:9]  # the heads, then six plies
+    moves = [str(m) for round_ in record["moves"] for m in round_]
+    # Each ply's move starts in the same terminal column as the heading's third.
+    starts = {columns(row[: row.index(move)]) for row, move in zip(rows[1:], moves, strict=True)}
+    third = rows[0].split()[2]
+    assert starts == {columns(rows[0][: rows[0].index(third)])}
 
 
 def test_the_graph_says_in_words_what_it_shows() -> None:

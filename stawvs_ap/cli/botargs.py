@@ -17,7 +17,7 @@ from ..core.position import MAX_SEED
 from ..core.variants import VARIANTS, check_variants
 from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
-from ..i18n import shown_name
+from ..i18n import printable
 from ..records import from_record
 from .safe_io import Transaction
 
@@ -67,9 +67,9 @@ def whole(text: str) -> int:
 
 def record_names(record: Any) -> list[str] | None:
     """The players' names from a record's header, when it has them all, as a
-    terminal may show them (:func:`stawvs_ap.i18n.shown_name`)."""
+    terminal may show them (:func:`stawvs_ap.i18n.printable`)."""
     try:
-        names = [shown_name(p["name"]) for p in record["header"]["players"]]
+        names = [printable(p["name"]) for p in record["header"]["players"]]
     except (KeyError, TypeError):
         return None
     if not all(name.strip() for name in names):  # a blank name: "Player N" for all

@@ -6,8 +6,9 @@ refused and the rest of it skipped, a bounded amount at a time), reads
 bytes that are not UTF-8 as replacement characters, and writes through
 :func:`~stawvs_ap.cli.safe_io.write_stdout`, so that a closed or full
 standard output is a :class:`~stawvs_ap.cli.safe_io.FileError` (one line,
-exit status 2) like every other command's. :func:`shown` cuts what was
-typed to a short excerpt for echoes and messages.
+exit status 2) like every other command's. An echo shows at most
+:data:`EXCERPT` characters of what was typed (through
+:func:`stawvs_ap.i18n.printable`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import BinaryIO, Final, NamedTuple
 
 from .safe_io import FileError, write_stdout
 
-__all__ = ["MAX_LINE", "MAX_SKIP", "Console", "Line", "shown"]
+__all__ = ["EXCERPT", "MAX_LINE", "MAX_SKIP", "Console", "Line"]
 
 #: The longest line read, in bytes; a move or a command is a few characters.
 MAX_LINE: Final = 1000
@@ -26,12 +27,6 @@ MAX_SKIP: Final = 1 << 20
 _CHUNK: Final = 1 << 16
 #: How much of a typed line an echo or a message shows.
 EXCERPT: Final = 60
-
-
-def shown(text: str, limit: int = EXCERPT) -> str:
-    """``text`` as an echo shows it: printable characters only, cut to ``limit``."""
-    text = "".join(c if c.isprintable() else "?" for c in text[: limit + 1])
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class Line(NamedTuple):

@@ -21,12 +21,12 @@ from ..core.position import Position
 from ..core.squares import Square
 from ..errors import StawvsError
 from ..host.game import StawvsGame
-from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Message, Phrase, catalogue
+from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Message, Phrase, catalogue, printable
 from ..pictures.textboard import board_text
 from ..service.hints import hint_rows
 from ..state.format import MAX_STATE_BYTES
 from . import messages as m
-from .console import MAX_LINE, shown
+from .console import MAX_LINE
 from .safe_io import FileError, Transaction
 from .terminal import TOO_LONG, Console
 
@@ -173,7 +173,7 @@ class TerminalGame:
         game = self.game
         verdict = game.validate_move(text)
         if not verdict.valid:
-            refusal = shown(verdict.message, 200)
+            refusal = printable(verdict.message, 200)
             if self.verbose and verdict.code:
                 self.say(m.PLAY_REFUSED_CODE, message=refusal, code=str(verdict.code))
             else:

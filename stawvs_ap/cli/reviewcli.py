@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -41,7 +42,7 @@ from .botargs import (
 from .botcli import progress_bar, runner_for
 from .safe_io import Transaction
 
-__all__ = ["MAX_FILES", "add_review_command", "review_table"]
+__all__ = ["MAX_FILES", "add_review_command", "columns", "review_table"]
 
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
@@ -53,6 +54,24 @@ def _names(record: Any, players: int) -> list[str] | None:
     """The players' names from a record's header, one for each of ``players``."""
     names = record_names(record)
     return names if names is not None and len(names) == players else None
+
+
+def columns(text: str) -> int:
+    """The terminal columns ``text`` takes: two for a wide character (Korean,
+    Chinese, Japanese, most emoji), none for a combining mark or a format
+    character, one for the others.
+
+    >>> columns("Bob"), columns("김민수"), columns("e\u0301")
+    (3, 6, 1)
+    """
+    return sum(
+        0
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(c) in ("W", "F")
+        else 1
+        for c in text
+    )
 
 
 def review_table(found: Review, names: Sequence[str], words: Catalogue) -> str:
@@ -81,11 +100,12 @@ def review_table(found: Review, names: Sequence[str], words: Catalogue) -> str:
         ]
         for p in found.plies
     ]
-    widths = [max(len(r[c]) for r in [[*heads, ""], *rows]) for c in range(6)]
+    widths = [max(columns(r[c]) for r in [[*heads, ""], *rows]) for c in range(6)]
     lines = [heading, ""]
     for row in [[*heads, ""], *rows]:
-        cells = [row[0].rjust(widths[0])] + [
-            cell.ljust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+        cells = [" " * (widths[0] - columns(row[0])) + row[0]] + [
+            cell + " " * (width - columns(cell))
+            for cell, width in zip(row[1:], widths[1:], strict=True)
         ]
         lines.append("  ".join(cells).rstrip())
     lines.append("")

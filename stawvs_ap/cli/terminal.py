@@ -21,8 +21,9 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, TextIO
 
+from ..i18n import printable
+from .console import EXCERPT
 from .console import Console as LineConsole
-from .console import shown
 
 __all__ = ["THINKING_AFTER", "TOO_LONG", "Console", "Palette", "thinking", "wants_colour"]
 
@@ -123,7 +124,7 @@ class Console:
             self.say("")
             return None
         text = line.text.strip()
-        self.say(shown(text))  # typed ahead or piped: shown as if typed (cut short)
+        self.say(printable(text, EXCERPT))  # typed ahead or piped: shown as if typed (cut short)
         return TOO_LONG if line.too_long else text
 
     def _readline_setup(self) -> None:

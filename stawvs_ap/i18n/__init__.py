@@ -61,7 +61,7 @@ __all__ = [
     "negotiate",
     "player_name",
     "plural",
-    "shown_name",
+    "printable",
 ]
 
 #: The gettext domain: the catalogues' file name.
@@ -160,7 +160,7 @@ def player_name(player: int) -> Phrase:
     return Phrase(PLAYER, {"player": player})
 
 
-#: What a name from outside is never shown with: control characters (they act on
+#: What text from outside is never shown with: control characters (they act on
 #: a terminal, and most are refused by XML), the bidirectional embeddings,
 #: overrides and isolates (they reorder the text after them), surrogates and
 #: the two non-characters XML refuses.
@@ -170,20 +170,21 @@ _UNSHOWN: Final = re.compile(
 )
 
 
-def shown_name(name: object, limit: int | None = None) -> str:
-    """A player's name from a record or a request as a terminal or a picture may
-    show it: every character that could act on the terminal, break or reorder
-    the line, or make an SVG unreadable is replaced by U+FFFD, the others kept;
-    with ``limit``, cut to that many characters and an ellipsis.
+def printable(text: object, limit: int | None = None) -> str:
+    """Text from outside (a player's name from a record or a request, a line
+    typed) as a terminal or a picture may show it: every character that could
+    act on the terminal, break or reorder the line, or make an SVG unreadable is
+    replaced by U+FFFD, the others kept; with ``limit``, cut to that many
+    characters and an ellipsis.
 
-    >>> shown_name("Ann\\x1b[2J") == "Ann\\ufffd[2J"
+    >>> printable("Ann\\x1b[2J") == "Ann\\ufffd[2J"
     True
-    >>> shown_name("Zoë 🎲")
+    >>> printable("Zoë 🎲")
     'Zoë 🎲'
-    >>> shown_name("Bartholomew", limit=4)
+    >>> printable("Bartholomew", limit=4)
     'Bart…'
     """
-    shown = _UNSHOWN.sub("\ufffd", str(name))
+    shown = _UNSHOWN.sub("\ufffd", str(text))
     return shown if limit is None or len(shown) <= limit else shown[:limit] + "…"
 
 

@@ -20,7 +20,7 @@ from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score, tree_points
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
-from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue, player_name, shown_name
+from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Phrase, catalogue, player_name, printable
 from . import messages as m
 
 __all__ = ["Shown", "board_text", "player_labels", "shown_by"]
@@ -91,11 +91,11 @@ def _status(view: Shown, names: Sequence[str], words: Catalogue) -> Phrase:
 
 
 def player_labels(numplayers: int, names: Sequence[str] | None, words: Catalogue) -> list[str]:
-    """The players' labels: ``names`` as given (as :func:`shown_name` shows them),
+    """The players' labels: ``names`` as given (as :func:`printable` shows them),
     then "Player p" for the players they leave out."""
     labels = [words.say(player_name(p)) for p in range(1, numplayers + 1)]
     if names is not None:
-        labels = [shown_name(n) for n in names][:numplayers] + labels[len(names) :]
+        labels = [printable(n) for n in names][:numplayers] + labels[len(names) :]
     return labels
 
 

@@ -22,7 +22,7 @@ from ..errors import ErrorCode, InvalidRecordError, StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..host.metadata import GAMEINFO, variant_ids_from_display_names
 from ..host.record import notable_results, ranks, record_time
-from ..i18n import shown_name
+from ..i18n import printable
 from ..state.format import MAX_STATE_BYTES
 from ..state.timestamps import utc_now
 
@@ -111,7 +111,7 @@ def _player_names(header: dict[str, Any]) -> list[str]:
     for seat, player in enumerate(players, start=1):
         if not isinstance(player, dict) or not isinstance(player.get("name"), str):
             raise InvalidRecordError(f"player {seat} of the record has no name")
-        names.append(shown_name(player["name"], limit=NAME_SHOWN))
+        names.append(printable(player["name"], limit=NAME_SHOWN))
     return names
 
 
