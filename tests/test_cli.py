@@ -323,6 +323,14 @@ def test_bots_play_on_from_the_record_of_a_game_in_progress(tmp_path: Path) -> N
     assert game.gameover and game.move_history()[:10] == record["moves"]
 
 
+def test_a_broken_state_given_to_the_bots_says_where_it_breaks(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"game": "stawvs",\n "x": }')
+    for command in ("hint", "selfplay", "solve"):
+        assert "not valid JSON (Expecting value: line 2 column 7" in refused(command, path)
+    assert "standard input is empty" in refused("hint", "-", stdin="")
+
+
 def test_selfplay_refuses_a_new_games_options_with_a_state(started: Path) -> None:
     done = run("selfplay", started, "--players", "3")
     assert done.returncode == 2 and "give them or a state" in done.stderr

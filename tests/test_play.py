@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from hostile import thinned
+from records_support import golden_in_progress
 
 from stawvs_ap import StawvsGame, from_record
 from stawvs_ap.cli.playgame import slides
@@ -233,12 +234,23 @@ def test_piped_play_is_plain_text_and_bounded(tmp_path: Path) -> None:
     assert max(map(len, done.stdout.splitlines())) < 200  # the long line is not echoed whole
 
 
-def test_a_typed_line_is_echoed_and_refused_without_its_control_characters() -> None:
-    # Piped input is echoed as if typed: an escape in it must not reach the terminal.
-    done = _piped("--bot", "random", typed="d5\x1b[2J\x07\u202e\nquit\n")
+def test_what_was_typed_is_said_back_without_its_control_characters(tmp_path: Path) -> None:
+    # Piped input is echoed as if typed, and a refusal, a cap asked for or a
+    # saved file's name repeats it: an escape in it must not reach the terminal.
+    typed = "d5\x1b[2J\x07\u202e\nmoves \x1b[31mX\x07\nsave s\x1b[33m.json\nquit\n"
+    done = _piped("--bot", "random", typed=typed, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "d5\ufffd[2J\ufffd\ufffd" in done.stdout
+    assert "s\ufffd[33m.json" in done.stdout
     assert not any(c in done.stdout for c in "\x1b\x07\u202e")
+
+
+def test_the_record_of_a_game_in_progress_is_played_on(tmp_path: Path) -> None:
+    record = golden_in_progress("2p-default-seed-1.json", 10)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    said = _play_piped(path, "quit\n")
+    assert "Resumed after 20 moves: you are player 1 (@1)." in said
 
 
 def _game_in_collection(seed: int, variants: list[str]) -> StawvsGame:

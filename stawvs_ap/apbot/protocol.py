@@ -20,7 +20,7 @@ from typing import Final
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import variant_ids
 
 __all__ = [
@@ -107,7 +107,7 @@ def challenge_refusal(payload: Mapping[str, object]) -> str | None:
     """
     meta = payload.get("metaGame")
     if meta != GAME:
-        return f"this bot plays {GAME}, not {_shown(meta)}"
+        return f"this bot plays {GAME}, not {excerpt(meta)}"
     try:
         variant_ids(payload.get("variants", []))
     except StawvsError as exc:
@@ -137,13 +137,13 @@ def move_fields(payload: Mapping[str, object]) -> tuple[str, float]:
     are read by :meth:`~stawvs_ap.host.game.StawvsGame.from_bot_payload`."""
     meta = payload.get("metaGame")
     if meta != GAME:
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"this bot plays {GAME}, not {_shown(meta)}")
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"this bot plays {GAME}, not {excerpt(meta)}")
     gameid = payload.get("gameid")
     if not isinstance(gameid, str) or not 0 < len(gameid) <= _MAX_GAMEID_CHARS:
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"gameid is not a game id: {_shown(gameid)}")
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"gameid is not a game id: {excerpt(gameid)}")
     clock = payload.get("clockCurr")
     if not _number(clock) or clock < 0:  # type: ignore[operator]
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"clockCurr is not hours left: {_shown(clock)}")
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"clockCurr is not hours left: {excerpt(clock)}")
     return gameid, float(clock)  # type: ignore[arg-type]
 
 
@@ -155,8 +155,3 @@ def think_seconds(clock_hours: float, cap: float) -> float:
     (10.0, 0.1, 60.0)
     """
     return max(MIN_THINK_SECONDS, min(cap, clock_hours * 3600.0 * CLOCK_SHARE))
-
-
-def _shown(value: object) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:40] + "…"

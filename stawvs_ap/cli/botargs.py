@@ -19,7 +19,7 @@ from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
 from ..i18n import printable
 from ..records import from_record
-from .safe_io import Transaction
+from .safe_io import Transaction, label
 
 __all__ = [
     "BOT_HELP",
@@ -114,7 +114,7 @@ def seed_of(text: str | None) -> int | None:
         return None
     if text.isascii() and text.isdigit() and len(text) <= len(str(MAX_SEED)):
         return check_seed(int(text))
-    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {text[:40]!r}")
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {excerpt(text)}")
 
 
 def seat_seed(seed: int | None, seat: int) -> int | None:
@@ -163,19 +163,21 @@ def load_game_and_names(io: Transaction, path: str) -> tuple[StawvsGame, list[st
 def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any] | None]:
     """What the file ``path`` holds: its text (a state's, as the state loader takes
     it) and, when it is a game record (or a fixture wrapping one in ``record``),
-    the record; refused in one line when it is empty, not UTF-8 or not JSON."""
+    the record; refused in one line when it is empty or not UTF-8. Text that is
+    no JSON is given back as a state's, for the state loader to say what is wrong
+    with it (where the JSON breaks, a number too long, nesting too deep)."""
     data = io.read(path, "state or record")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BotCliError(f"cannot read {path!r}: it is not UTF-8 text") from None
+        raise BotCliError(f"cannot read {label(path)}: it is not UTF-8 text") from None
     if not text.strip():
-        raise BotCliError(f"{path!r} is empty")
+        raise BotCliError(f"{label(path)} is empty: neither a state nor a record")
     try:
         # A byte-order mark is refused by JSON, and taken by the state loader.
         parsed = json.loads(text.removeprefix("\ufeff"))
     except (ValueError, RecursionError):  # a number of over 4,300 digits is a ValueError
-        raise BotCliError(f"{path!r} is not JSON: neither a state nor a record") from None
+        return text, None
     if isinstance(parsed, dict) and "header" not in parsed:
         parsed = parsed.get("record")  # a golden fixture's record, or a state
     if isinstance(parsed, dict) and "header" in parsed:

@@ -26,7 +26,7 @@ from ..pictures.textboard import board_text
 from ..service.hints import hint_rows
 from ..state.format import MAX_STATE_BYTES
 from . import messages as m
-from .console import MAX_LINE
+from .console import EXCERPT, MAX_LINE
 from .safe_io import FileError, Transaction
 from .terminal import TOO_LONG, Console
 
@@ -84,11 +84,13 @@ class TerminalGame:
 
     def say(self, said: Message | str, /, **args: Argument) -> None:
         """Say ``said`` (a declared message, worded with ``args``; or text
-        already worded, such as a board)."""
+        already worded, such as a board). Text in ``args`` may come from outside
+        (what was typed, a path, a bot's reason), so it is shown printable."""
         if isinstance(said, str):
             self.console.say(said)
         else:
-            self.console.say(self.words.say(Phrase(said, args)))
+            shown = {k: printable(v) if isinstance(v, str) else v for k, v in args.items()}
+            self.console.say(self.words.say(Phrase(said, shown)))
 
     # -- the game --------------------------------------------------------------------
 
@@ -234,7 +236,7 @@ class TerminalGame:
                 own = game.position.cap_at(Square.parse(square)) == self.seat
             except ValueError:
                 own = False
-            self.say(m.PLAY_CAP_STUCK if own else m.PLAY_NO_CAP, square=square)
+            self.say(m.PLAY_CAP_STUCK if own else m.PLAY_NO_CAP, square=square[:EXCERPT])
             return
         self._cap_moves(square, caps[square])
         self.show(reach=[Square.parse(dest) for dest in caps[square]])

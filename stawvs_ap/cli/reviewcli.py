@@ -57,21 +57,43 @@ def _names(record: Any, players: int) -> list[str] | None:
 
 
 def columns(text: str) -> int:
-    """The terminal columns ``text`` takes: two for a wide character (Korean,
-    Chinese, Japanese, most emoji), none for a combining mark or a format
-    character, one for the others.
+    """The terminal columns ``text`` takes, as terminals draw it: two for a wide
+    character (Korean, Chinese, Japanese, most emoji, or one made an emoji by
+    U+FE0F), none for a combining mark, a format character, a Korean vowel or
+    final consonant written apart (NFD), a skin tone, or what a zero-width
+    joiner adds to an emoji; one for the others.
 
-    >>> columns("Bob"), columns("김민수"), columns("e\u0301")
-    (3, 6, 1)
+    >>> columns("Bob"), columns("김민수"), columns("e\\u0301"), columns("தமிழ்")
+    (3, 6, 1, 4)
+    >>> columns("\\u2764\\ufe0f"), columns("\\U0001f44d\\U0001f3fd"), columns("a\\u00adb")
+    (2, 2, 3)
     """
-    return sum(
-        0
-        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
-        else 2
-        if unicodedata.east_asian_width(c) in ("W", "F")
-        else 1
-        for c in text
-    )
+    total = 0
+    previous = 0  # the columns of the character before, for U+FE0F
+    joined = False  # after a zero-width joiner: part of the emoji before
+    for char in unicodedata.normalize("NFC", text):
+        code = ord(char)
+        if joined:
+            width, joined = 0, False
+        elif char == "\u200d":
+            width, joined = 0, True
+        elif char == "\ufe0f":
+            width = 2 - previous if previous == 1 else 0  # an emoji's presentation
+        elif char == "\u00ad":
+            width = 1  # a soft hyphen is drawn, as terminals do
+        elif (
+            unicodedata.combining(char)
+            or unicodedata.category(char) in ("Mn", "Me", "Cf")
+            or 0x1160 <= code <= 0x11FF  # Hangul vowels and finals, written apart
+            or 0xD7B0 <= code <= 0xD7FF
+            or 0x1F3FB <= code <= 0x1F3FF  # skin tones
+        ):
+            width = 0
+        else:
+            width = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        total += width
+        previous = width if char != "\ufe0f" else 2
+    return total
 
 
 def review_table(found: Review, names: Sequence[str], words: Catalogue) -> str:

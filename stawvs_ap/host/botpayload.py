@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple
 
-from ..errors import ErrorCode, InvalidRecordError, StawvsError
+from ..errors import ErrorCode, InvalidRecordError, StawvsError, excerpt
 from ..state.entry import ENGINE_VERSION
 from ..state.format import MAX_ENTRIES
 
@@ -41,11 +41,6 @@ class BotPayload(NamedTuple):
     board: list[Any] | None
 
 
-def _shown(value: object) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:40] + "…"
-
-
 def _bad(message: str) -> StawvsError:
     return StawvsError(ErrorCode.BAD_ARGUMENT, message)
 
@@ -58,25 +53,25 @@ def read_bot_payload(payload: object) -> BotPayload:
     [(1, 1, 'b2'), (1, 2, 'c2')]
     """
     if not isinstance(payload, Mapping):
-        raise _bad(f"a bot payload is an object, not {_shown(payload)}")
+        raise _bad(f"a bot payload is an object, not {excerpt(payload)}")
     players = payload.get("numPlayers")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise _bad(f"numPlayers must be 2, 3 or 4, not {_shown(players)}")
+        raise _bad(f"numPlayers must be 2, 3 or 4, not {excerpt(players)}")
     variants = payload.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise _bad(f"variants must be a list of variant ids, not {_shown(variants)}")
+        raise _bad(f"variants must be a list of variant ids, not {excerpt(variants)}")
     rounds = payload.get("moves", [])
     if not isinstance(rounds, list):
-        raise _bad(f"moves must be a list of rounds, not {_shown(rounds)}")
+        raise _bad(f"moves must be a list of rounds, not {excerpt(rounds)}")
     moves: list[tuple[int, int, str]] = []
     for r, round_ in enumerate(rounds, 1):
         if not isinstance(round_, list):
-            raise _bad(f"round {r} of the moves is not a list of moves: {_shown(round_)}")
+            raise _bad(f"round {r} of the moves is not a list of moves: {excerpt(round_)}")
         if len(moves) + len(round_) > MAX_PAYLOAD_MOVES:
             raise _bad(f"a game has at most {MAX_PAYLOAD_MOVES} moves")
         for m, move in enumerate(round_, 1):
             if not isinstance(move, str) or len(move) > _MAX_MOVE_CHARS:
-                raise _bad(f"round {r}, move {m} is not a move: {_shown(move)}")
+                raise _bad(f"round {r}, move {m} is not a move: {excerpt(move)}")
             moves.append((r, m, move))
     return BotPayload(players, list(variants), moves, _board(payload.get("context")))
 
@@ -121,5 +116,5 @@ def refused_move(round_: int, place: int, move: str, why: str) -> InvalidRecordE
     """The refusal of a history that does not replay (``BAD_RECORD``), naming the
     round and the move."""
     return InvalidRecordError(
-        f"round {round_}, move {place} ({_shown(move)}) does not replay: {why}"
+        f"round {round_}, move {place} ({excerpt(move)}) does not replay: {why}"
     )

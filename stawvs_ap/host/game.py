@@ -25,6 +25,7 @@ from ..errors import (
     InvalidRecordError,
     InvalidStateError,
     StawvsError,
+    excerpt,
 )
 from ..i18n import Catalogue, Phrase, catalogue
 from ..state.entry import ENGINE_VERSION, Entry, ends_game
@@ -51,18 +52,13 @@ Seed = int | None
 SEED_RANGE: Final = f"a seed is a whole number from 0 to 2^63-1 ({MAX_SEED})"
 
 
-def _shown(value: object) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:40] + "…"
-
-
 def variant_ids(variants: object) -> list[str]:
     """``variants``, a list or tuple of variant ids, checked (``BAD_VARIANT`` otherwise:
     a text, a set or a generator is not a list of ids)."""
     if not isinstance(variants, list | tuple):
         raise StawvsError(
             ErrorCode.BAD_VARIANT,
-            f"variants are a list or tuple of variant ids, not {_shown(variants)}",
+            f"variants are a list or tuple of variant ids, not {excerpt(variants)}",
         )
     try:
         return check_variants(variants)
@@ -85,14 +81,14 @@ def check_seed(seed: object) -> Seed:
     """
     if seed is None or is_seed(seed):
         return cast(Seed, seed)
-    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {_shown(seed)}")
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {excerpt(seed)}")
 
 
 def _checked_clock(clock: object) -> Clock:
     if clock is None:
         return utc_now
     if not callable(clock):
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"clock must be a function, not {_shown(clock)}")
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"clock must be a function, not {excerpt(clock)}")
     return clock
 
 
@@ -201,7 +197,7 @@ class StawvsGame:
         ``variants`` is a list or tuple of variant ids (``BAD_VARIANT`` otherwise)."""
         if isinstance(players, bool) or not isinstance(players, int):
             raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"a new game needs a player count, not {_shown(players)}"
+                ErrorCode.BAD_ARGUMENT, f"a new game needs a player count, not {excerpt(players)}"
             )
         return cls(players, variant_ids(variants), seed, clock=clock, locale=locale)
 
@@ -421,7 +417,7 @@ class StawvsGame:
         ``rng`` (a :class:`random.Random`; default: the module's generator)."""
         if rng is not None and not isinstance(rng, random.Random):
             raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"rng must be a random.Random, not {_shown(rng)}"
+                ErrorCode.BAD_ARGUMENT, f"rng must be a random.Random, not {excerpt(rng)}"
             )
         moves = self.moves()
         return (rng or random).choice(moves) if moves else ""

@@ -272,11 +272,13 @@ def _replay_entry(game: StawvsGame, entry: object, number: int, names: list[str]
     elif isinstance(entry, dict) and isinstance(entry.get("move"), str):
         move, given = entry["move"], entry.get("result")
     else:
-        raise InvalidRecordError(f"{where}: {repr(entry)[:60]} is not a move")
+        raise InvalidRecordError(f"{where}: {excerpt(entry, 60)} is not a move")
     try:
         apply_move_or_ending(game, move, _ending_player(move, given))
     except StawvsError as exc:
-        raise InvalidRecordError(f"{where}: {move[:60]!r} is not legal: {exc.message}") from None
+        raise InvalidRecordError(
+            f"{where}: {excerpt(move, 60)} is not legal: {exc.message}"
+        ) from None
     if isinstance(given, list):
         produced = notable_results(game.results)
         if given != produced or json.dumps(given) != json.dumps(produced):

@@ -31,9 +31,9 @@ from ..core.position import EMPTY, Position
 from ..core.pyramids import PYRAMIDS
 from ..core.squares import SQUARE_NAMES, SQUARE_OF_NAME
 from ..core.variants import Rules, check_variants, rules_for
-from ..errors import InvalidStateError
+from ..errors import InvalidStateError, excerpt
 from .entry import ENGINE_VERSION, GAME_UID, Entry
-from .format import EntryModel, StateModel, check_sizes, short
+from .format import EntryModel, StateModel, check_sizes
 from .results import results_of
 from .timestamps import is_timestamp
 from .writer import Written
@@ -63,7 +63,7 @@ def load_checked(data: dict[str, Any]) -> GameState:
     if "game" not in data:
         raise InvalidStateError("the state does not say which game it is (no 'game' key)")
     if data["game"] != GAME_UID:
-        raise InvalidStateError(f"this is a state of game {short(data['game'])}, not of Stawvs")
+        raise InvalidStateError(f"this is a state of game {excerpt(data['game'])}, not of Stawvs")
     _check_versions(data)
     check_sizes(data)
     try:
@@ -85,7 +85,7 @@ def load_checked(data: dict[str, Any]) -> GameState:
     top = stack[-1]
     if model.gameover != top.ended or sorted(model.winner) != top.winners:
         raise InvalidStateError(
-            f"'gameover' ({model.gameover}) and 'winner' ({short(model.winner)}) disagree "
+            f"'gameover' ({model.gameover}) and 'winner' ({excerpt(model.winner)}) disagree "
             "with the last stack entry"
         )
     return GameState(n, variants, stack)
@@ -100,11 +100,11 @@ def _check_versions(data: dict[str, Any]) -> None:
         if not isinstance(version, str):
             raise InvalidStateError(
                 f"stack entry {i}: '_version' must be text such as \"{ENGINE_VERSION}\", "
-                f"not {short(version)}"
+                f"not {excerpt(version)}"
             )
         if version != ENGINE_VERSION:
             raise InvalidStateError(
-                f"stack entry {i} was written by engine version {short(version)}; "
+                f"stack entry {i} was written by engine version {excerpt(version)}; "
                 f"this engine reads version {ENGINE_VERSION} only"
             )
 
@@ -129,7 +129,7 @@ def _position_of(rules: Rules, index: int, model: EntryModel) -> Position:
         if -1 in mine:
             bad = collection[mine.index(-1)]
             raise InvalidStateError(
-                f"{where}: player {p}'s collection holds {short(list(bad))}, which is no "
+                f"{where}: player {p}'s collection holds {excerpt(list(bad))}, which is no "
                 "coloured pyramid"
             )
         captured.append(mine)
@@ -170,13 +170,13 @@ def _refuse_cells(where: str, cells: list[tuple[str, tuple[Any, ...]]]) -> None:
     for name, cell in cells:
         sq = SQUARE_OF_NAME.get(name)
         if sq is None:
-            raise InvalidStateError(f"{where}: {short(name)} is not a square of the 8×8 board")
+            raise InvalidStateError(f"{where}: {excerpt(name)} is not a square of the 8×8 board")
         if sq in seen:
             raise InvalidStateError(f"{where}: square {name} is listed twice")
         seen.add(sq)
         if cell[0] not in _PYRAMID_OF_JSON:
             raise InvalidStateError(
-                f"{where}: square {name}: {short(list(cell[0]))} is not a pyramid"
+                f"{where}: square {name}: {excerpt(list(cell[0]))} is not a pyramid"
             )
 
 
@@ -199,7 +199,7 @@ def start_entry(rules: Rules, variants: list[str], model: EntryModel) -> Entry:
     _check_timestamp("stack entry 0", model.timestamp)
     start = _position_of(rules, 0, model)
     if model.lastmove is not None:
-        raise InvalidStateError(f"{where} has no last move, but {short(model.lastmove)} is given")
+        raise InvalidStateError(f"{where} has no last move, but {excerpt(model.lastmove)} is given")
     if model.results:
         raise InvalidStateError(f"{where} has no results")
     fault = start_fault(start, variants)
@@ -250,10 +250,13 @@ def following_entry(
     try:
         move = Move.parse(lastmove)
     except MoveSyntaxError:
-        raise InvalidStateError(f"{where}: its last move {short(lastmove)} is not a move") from None
+        raise InvalidStateError(
+            f"{where}: its last move {excerpt(lastmove)} is not a move"
+        ) from None
     if str(move) != lastmove or not previous.position.is_legal(move):
         raise InvalidStateError(
-            f"{where}: its last move {short(lastmove)} is not a legal move after entry {index - 1}"
+            f"{where}: its last move {excerpt(lastmove)} is not a legal move after entry "
+            f"{index - 1}"
         )
     return previous.after(move, timestamp)
 
@@ -268,12 +271,12 @@ def _checked_following(index: int, previous: Entry, given: EntryModel) -> Entry:
     # Compared as JSON text: in Python True == 1, and a boolean is no player number.
     if json.dumps(results) != json.dumps(results_of(entry.events)):
         raise InvalidStateError(
-            f"stack entry {index}: its results are not those of {short(given.lastmove)}"
+            f"stack entry {index}: its results are not those of {excerpt(given.lastmove)}"
         )
     if position != entry.position:
         raise InvalidStateError(
             f"stack entry {index} does not follow from entry {index - 1} by "
-            f"{short(given.lastmove)}: {_first_difference(entry.position, position)}"
+            f"{excerpt(given.lastmove)}: {_first_difference(entry.position, position)}"
         )
     return entry
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..collector import collector_paused
-from ..errors import InvalidStateError
+from ..errors import InvalidStateError, excerpt
 from .timestamps import PATTERN as TIMESTAMP_PATTERN
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "StateModel",
     "check_sizes",
     "read_document",
-    "short",
 ]
 
 #: Documents larger than this are refused before parsing (a real game is far smaller).
@@ -42,12 +41,6 @@ _MAX_KEYS: Final = 16  # keys of the state, an entry or a result object
 _MAX_RESULTS: Final = 10
 _MAX_RESULT_ITEMS: Final = 64  # items of a list inside a result (an announce payload)
 _MAX_TEXT: Final = 1000  # characters of any text inside a result
-
-
-def short(value: object) -> str:
-    """``repr(value)``, cut short: messages quote what they refuse, not all of it."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # -- the document ------------------------------------------------------------------
@@ -88,7 +81,7 @@ def read_document(doc: object) -> dict[str, Any]:
                 data = INTEGER_JSON.decode(text)
         except _NonInteger as exc:
             raise InvalidStateError(
-                f"the state holds the number {short(exc.args[0])}; every number in a state "
+                f"the state holds the number {excerpt(exc.args[0])}; every number in a state "
                 "is a whole number"
             ) from None
         except RecursionError:
