@@ -26,3 +26,14 @@ def golden_in_progress(name: str, rounds: int) -> dict[str, Any]:
     """The golden game ``name``'s record, cut after ``rounds`` rounds."""
     fixture = json.loads((GOLDEN / name).read_text(encoding="utf-8"))
     return in_progress(fixture["record"], rounds)
+
+
+def without_board(record: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """``record`` as Abstract Play writes it, with no starting board, and a state
+    of its game whose first entry holds that board (what ``initial`` takes)."""
+    from stawvs_ap import from_record
+
+    initial = from_record(record, allow_unfinished=True).serialize()
+    bare = copy.deepcopy(record)
+    del bare["header"]["startingPosition"]
+    return bare, initial

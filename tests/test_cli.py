@@ -15,7 +15,7 @@ from pathlib import Path
 import cli_process
 import pytest
 from cli_inprocess import run
-from records_support import golden_in_progress
+from records_support import golden_in_progress, without_board
 from reference_data import games
 
 from stawvs_ap import StawvsGame, __version__, from_record
@@ -321,6 +321,25 @@ def test_bots_play_on_from_the_record_of_a_game_in_progress(tmp_path: Path) -> N
     ok("selfplay", path, "--bot", "greedy", "--seed", "4", "-o", over)
     game = StawvsGame(over.read_text())
     assert game.gameover and game.move_history()[:10] == record["moves"]
+
+
+def test_a_record_without_its_board_is_read_with_initial_by_every_command(
+    tmp_path: Path,
+) -> None:
+    # Abstract Play's records have no starting board: --initial gives it.
+    bare, initial = without_board(golden_in_progress("2p-default-seed-1.json", 23))
+    record, start = tmp_path / "record.json", tmp_path / "initial.json"
+    record.write_text(json.dumps(bare))
+    start.write_text(initial)
+    assert "--initial" in refused("solve", record)
+    solved = json.loads(ok("solve", record, "--initial", start, "--json", "--nodes", "100000"))
+    assert solved["proven"] and solved["outcome"] == "win"
+    assert ok("hint", record, "--initial", start, "--bot", "greedy").strip()
+    assert "Alice" in ok("review", record, "--initial", start, "--bot", "mcts:iterations=5")
+    over = tmp_path / "over.json"
+    ok("selfplay", record, "--initial", start, "--bot", "greedy", "-o", over)
+    assert StawvsGame(over.read_text()).gameover
+    assert "--initial goes with a record" in refused("hint", start, "--initial", start)
 
 
 def test_a_broken_state_given_to_the_bots_says_where_it_breaks(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from records_support import in_progress
+from records_support import in_progress, without_board
 from referencing import Registry, Resource
 
 from stawvs_ap import (
@@ -341,6 +341,19 @@ def test_the_service_reviews_a_record_in_requests_of_a_few_positions() -> None:
     whole = review(record, bot="mcts:iterations=30", seed=1)
     assert answer["review"]["plies"] == whole.to_dict()["plies"]
     assert list(review_validator().iter_errors(answer["review"])) == []
+
+
+def test_the_service_reviews_abstract_plays_record_from_its_initial_state() -> None:
+    bare, initial = without_board(in_progress(golden_record(), 3))
+    params = {"record": bare, "iterations": 10, "count": 7}
+    with pytest.raises(StawvsError) as refused:
+        call("review", params)
+    assert refused.value.code == "BAD_RECORD" and "'initial'" in refused.value.message
+    answer = call("review", {**params, "initial": initial})
+    assert answer["done"] == answer["total"] == 7  # six plies and the last position
+    with pytest.raises(StawvsError) as both:
+        call("review", {"state": initial, "initial": initial})
+    assert both.value.code == "BAD_ARGUMENT"
 
 
 def test_the_service_review_graph_names_a_player_its_names_leave_out() -> None:

@@ -199,10 +199,11 @@ class Review:
 # -- the game's positions --------------------------------------------------------------
 
 
-def game_of(game_or_record: object) -> StawvsGame:
+def game_of(game_or_record: object, initial: str | dict[str, Any] | None = None) -> StawvsGame:
     """The game to review: a :class:`StawvsGame` as it is (its whole stack), a
     record replayed (``BAD_RECORD`` when it does not replay; a game in progress
-    is reviewed up to its last move), a state's text."""
+    is reviewed up to its last move; one without a starting board from the state
+    ``initial``), a state's text."""
     if isinstance(game_or_record, StawvsGame):
         return game_or_record.clone()
     if isinstance(game_or_record, str):
@@ -210,7 +211,7 @@ def game_of(game_or_record: object) -> StawvsGame:
     if isinstance(game_or_record, dict):
         if "header" not in game_or_record and isinstance(game_or_record.get("record"), dict):
             game_or_record = game_or_record["record"]  # a golden fixture file
-        return from_record(game_or_record, allow_unfinished=True)  # the moves so far
+        return from_record(game_or_record, initial=initial, allow_unfinished=True)
     raise StawvsError(
         ErrorCode.BAD_ARGUMENT,
         f"a review takes a StawvsGame, a record or a state, not {type(game_or_record).__name__}",

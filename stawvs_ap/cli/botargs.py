@@ -23,16 +23,20 @@ from .safe_io import Transaction, label
 
 __all__ = [
     "BOT_HELP",
+    "INITIAL_HELP",
     "VARIANT_HELP",
     "BotCliError",
     "Outputs",
+    "add_initial_argument",
     "declared",
     "lineup_of",
     "load_game",
     "load_game_and_names",
     "local_uid",
+    "read_initial",
     "read_state_or_record",
     "record_names",
+    "replayed",
     "seat_seed",
     "seed_of",
     "spec_argument",
@@ -145,19 +149,53 @@ def lineup_of(bots: Sequence[BotSpec], players: int | None, *, seats: int = 0) -
     return list(bots) + [bots[-1]] * (wanted - len(bots))
 
 
-def load_game(io: Transaction, path: str) -> StawvsGame:
+#: The help of ``--initial``, wherever a command takes a record.
+INITIAL_HELP = (
+    "a state file with the starting board, for a record without one (Abstract Play's "
+    "records have none)"
+)
+
+
+def add_initial_argument(parser: argparse.ArgumentParser) -> None:
+    """The ``--initial STATE`` option of a command that takes a record."""
+    parser.add_argument("--initial", metavar="STATE", help=INITIAL_HELP)
+
+
+def read_initial(io: Transaction, path: str | None) -> str | None:
+    """The text of the ``--initial`` state file, when one was given."""
+    if path is None:
+        return None
+    try:
+        return io.read(path, "initial state").decode("utf-8")
+    except UnicodeDecodeError:
+        raise BotCliError(f"cannot read the initial state {label(path)}: not UTF-8") from None
+
+
+def replayed(text: str, record: dict[str, Any] | None, initial: str | None) -> StawvsGame:
+    """The game of what :func:`read_state_or_record` read: the state, or the record
+    replayed (a game in progress too) from ``initial`` when it has no board."""
+    if record is None:
+        if initial is not None:
+            raise BotCliError("--initial goes with a record, not with a state")
+        return StawvsGame(text)
+    return from_record(record, initial=initial, allow_unfinished=True)
+
+
+def load_game(io: Transaction, path: str, initial: str | None = None) -> StawvsGame:
     """The game in ``path`` (``-``: standard input), read within the command line's
-    size limit: a state, or a record replayed (a game in progress too)."""
-    return load_game_and_names(io, path)[0]
+    size limit: a state, or a record replayed (a game in progress too; from the
+    state file ``initial`` when the record has no starting board)."""
+    return load_game_and_names(io, path, initial)[0]
 
 
-def load_game_and_names(io: Transaction, path: str) -> tuple[StawvsGame, list[str] | None]:
+def load_game_and_names(
+    io: Transaction, path: str, initial: str | None = None
+) -> tuple[StawvsGame, list[str] | None]:
     """:func:`load_game`, and the players' names when ``path`` holds a record
     that names them all."""
     text, record = read_state_or_record(io, path)
-    if record is not None:
-        return from_record(record, allow_unfinished=True), record_names(record)
-    return StawvsGame(text), None
+    game = replayed(text, record, read_initial(io, initial))
+    return game, None if record is None else record_names(record)
 
 
 def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any] | None]:

@@ -41,6 +41,7 @@ from .botargs import (
     VARIANT_HELP,
     BotCliError,
     Outputs,
+    add_initial_argument,
     declared,
     lineup_of,
     load_game,
@@ -63,7 +64,7 @@ _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
 
 def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
-    game = load_game(io, args.state)
+    game = load_game(io, args.state, args.initial)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
     # Without --seconds or --iterations the spec's own budget holds (else the bot's).
@@ -244,6 +245,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
     hint.add_argument(
         "state", metavar="STATE", help="a serialized state or a game record, - for stdin"
     )
+    add_initial_argument(hint)
     hint.add_argument(
         "--bot",
         type=spec_argument,

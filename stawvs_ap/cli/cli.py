@@ -43,7 +43,15 @@ from ..records import from_record
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .apbotcli import add_ap_bot_command
-from .botargs import VARIANT_HELP, local_uid, record_names, seed_of, whole
+from .botargs import (
+    VARIANT_HELP,
+    add_initial_argument,
+    local_uid,
+    read_initial,
+    record_names,
+    seed_of,
+    whole,
+)
 from .botcli import add_bot_commands
 from .messages import WROTE
 from .reviewcli import add_review_command
@@ -220,7 +228,7 @@ def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
         and isinstance(record.get("record"), dict)
     ):
         record = record["record"]  # a golden fixture file wraps its game's record
-    initial = _read_text(io, args.initial, "initial state") if args.initial else None
+    initial = read_initial(io, args.initial)
     game = from_record(record, initial=initial, allow_unfinished=args.unfinished)
     game = _show_ply(game, args.ply)
     game.locale = args.locale
@@ -356,11 +364,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="RECORD",
         help="game record JSON file (or a golden fixture file), - for stdin",
     )
-    replay.add_argument(
-        "--initial",
-        metavar="STATE",
-        help="a state with the starting board, for records without one",
-    )
+    add_initial_argument(replay)
     replay.add_argument(
         "--unfinished",
         action="store_true",

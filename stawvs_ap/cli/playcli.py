@@ -28,6 +28,7 @@ from .botargs import (
     VARIANT_HELP,
     BotCliError,
     Outputs,
+    add_initial_argument,
     lineup_of,
     load_game,
     local_uid,
@@ -59,6 +60,8 @@ def _game_and_lineup(
     and the bots for its seats less ``seats`` taken by people."""
     bots = args.bot or [BotSpec.parse(default_bot)]
     if args.state is None:
+        if args.initial is not None:
+            raise BotCliError("--initial goes with a record, not with a new game")
         lineup = lineup_of(bots, args.players, seats=seats)
         players = len(lineup) + seats
         variants = variants_of(args.variant)
@@ -66,7 +69,7 @@ def _game_and_lineup(
         return game, lineup
     if args.players is not None or args.variant:
         raise BotCliError("--players and --variant make a new game: give them or a state")
-    game = load_game(io, args.state)
+    game = load_game(io, args.state, args.initial)
     game.locale = args.locale
     if game.gameover:
         raise BotCliError("the game is over already")
@@ -76,6 +79,7 @@ def _game_and_lineup(
 def _add_game_options(parser: argparse.ArgumentParser, state: str, bot: str, players: str) -> None:
     """The options of ``selfplay`` and ``play``: a state, or a new game's; the bots."""
     parser.add_argument("state", nargs="?", metavar="STATE", help=state)
+    add_initial_argument(parser)
     parser.add_argument("--bot", type=spec_argument, action="append", metavar="SPEC", help=bot)
     parser.add_argument("--players", type=whole, metavar="N", help=players)
     parser.add_argument("--variant", action="extend", nargs="+", metavar="V", help=VARIANT_HELP)

@@ -32,9 +32,12 @@ from .botargs import (
     BOT_HELP,
     BotCliError,
     Outputs,
+    add_initial_argument,
     declared,
+    read_initial,
     read_state_or_record,
     record_names,
+    replayed,
     seed_of,
     spec_argument,
     whole,
@@ -159,11 +162,15 @@ def _cmd_review(args: argparse.Namespace, io: Transaction) -> Outputs:
     seed = seed_of(args.seed)
     assert seed is not None  # the option has a default
     read = [read_state_or_record(io, path) for path in args.files]
+    initial = read_initial(io, args.initial)
+    # Each record replayed here (a game in progress too; from --initial when it
+    # has no board), each state loaded: the review takes the games.
+    games = [replayed(text, record, None if record is None else initial) for text, record in read]
     runner, release = runner_for(args.cluster, args.jobs)
     progress = progress_bar(sys.stderr, unit="positions") if sys.stderr.isatty() else None
     try:
         reviews = review_many(
-            [text if record is None else record for text, record in read],
+            games,
             bot=args.bot,
             seconds_per_move=args.seconds_per_move,
             seed=seed,
@@ -214,8 +221,10 @@ def add_review_command(sub: argparse._SubParsersAction[_P]) -> None:
         "files",
         nargs="+",
         metavar="FILE",
-        help="a game record (ours or Abstract Play's) or a state; several are reviewed together",
+        help="a game record (ours or Abstract Play's, with --initial) or a state; several are "
+        "reviewed together",
     )
+    add_initial_argument(parser)
     parser.add_argument(
         "--bot",
         type=spec_argument,

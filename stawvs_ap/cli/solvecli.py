@@ -19,7 +19,7 @@ from ..bots.options import MAX_SECONDS, SECONDS
 from ..bots.solver import NODES, Solution, solve
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, player_name
-from .botargs import Outputs, declared, load_game_and_names
+from .botargs import Outputs, add_initial_argument, declared, load_game_and_names
 from .messages import (
     SOLVE_LINE,
     SOLVE_LOSS,
@@ -91,7 +91,7 @@ def verdict(
 
 
 def _cmd_solve(args: argparse.Namespace, io: Transaction) -> Outputs:
-    game, names = load_game_and_names(io, args.file)
+    game, names = load_game_and_names(io, args.file, args.initial)
     seconds = args.seconds
     if seconds is None:  # a node budget alone is kept whole, so that it repeats
         seconds = DEFAULT_SECONDS if args.nodes is None else MAX_SECONDS
@@ -112,6 +112,7 @@ def add_solve_command(sub: argparse._SubParsersAction[_P]) -> None:
     solver.add_argument(
         "file", metavar="FILE", help="a serialized state or a game record (JSON), - for stdin"
     )
+    add_initial_argument(solver)
     solver.add_argument(
         "--seconds",
         type=declared(SECONDS),

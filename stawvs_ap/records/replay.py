@@ -163,7 +163,8 @@ def _starting_game(
         return game
     if given is None:
         raise InvalidRecordError(
-            "the record has no startingPosition; give the initial state of the game to replay it"
+            "the record has no startingPosition; give the initial state of the game to replay "
+            "it (initial=, --initial on the command line, 'initial' over the service)"
         )
     if _is_position(given):
         try:

@@ -393,8 +393,10 @@ class Client:
         appraised: Sequence[Mapping[str, Any]] | None = None,
         names: Sequence[str] | None = None,
         locale: str | None = None,
+        initial: State | None = None,
     ) -> Result:
-        """The review of the game ``state`` or ``record``: the next ``count``
+        """The review of the game ``state`` or ``record`` (from the state
+        ``initial`` when the record has no starting board): the next ``count``
         positions after those ``appraised`` (see the protocol's ``review``)."""
         params = {
             "state": state,
@@ -407,6 +409,7 @@ class Client:
             "appraised": appraised,
             "names": names,
             "locale": locale,
+            "initial": initial,
         }
         result: Result = self.call("review", {k: v for k, v in params.items() if v is not None})
         return result

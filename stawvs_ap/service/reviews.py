@@ -19,6 +19,7 @@ from typing import Final
 
 from ..bots.appraise import Appraised
 from ..bots.review import MAX_REVIEW_PLIES, continue_review
+from ..bots.review import game_of as replayed
 from ..bots.spec import BotSpec
 from ..errors import ErrorCode, StawvsError
 from ..pictures.evalgraph import evaluation_svg
@@ -94,7 +95,8 @@ def review_budget(
     "position's search gets 'seconds' (at most 5) and/or 'iterations' (1 to 20,000), else "
     "the spec's own, else 0.25 seconds; 'seed' (default 1) makes it repeatable. 'graph' is "
     "the evaluation graph of the plies so far (SVG), its words in 'locale', players named "
-    "'names'.",
+    "'names'. A record of a game in progress is reviewed up to its last move; one without "
+    "a starting board (Abstract Play's) takes it from the state 'initial'.",
     optional={
         "state": STATE,
         "record": OBJECT,
@@ -106,6 +108,7 @@ def review_budget(
         "appraised": APPRAISALS,
         "names": NAMES,
         "locale": LOCALE,
+        "initial": STATE,
     },
     one_of=("state", "record"),
     result=obj(
@@ -127,7 +130,12 @@ def review(params: Params) -> Result:
         params.get("count", MAX_REVIEW_PLIES + 1),
     )
     appraised = [Appraised.from_dict(a) for a in params.get("appraised", [])]
-    game = game_of(params) if "state" in params else params["record"]
+    if "state" in params:
+        if "initial" in params:
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, "'initial' goes with a record, not a state")
+        game = game_of(params)
+    else:
+        game = replayed(params["record"], params.get("initial"))
     with SEARCHES.held():
         found, answers, total = continue_review(
             game,
