@@ -34,8 +34,8 @@ BAD_PLACEMENT
 
 from __future__ import annotations
 
-from .bots.review import Review, review
-from .bots.solver import Solution, solve
+from typing import TYPE_CHECKING, Any
+
 from .core.events import Event
 from .core.moves import Move
 from .core.position import Position
@@ -55,6 +55,35 @@ from .host.verdicts import ValidationResult
 from .records import from_record
 from .state.entry import ENGINE_VERSION
 from .version import __version__
+
+if TYPE_CHECKING:
+    from .bots.review import Review, review
+    from .bots.solver import Solution, solve
+
+#: The names a host rarely needs, and where they live: the solver and the
+#: review bring the bots' floor with them, so ``import stawvs_ap`` (which a game
+#: host does to get :class:`StawvsGame`) loads the engine alone, and these are
+#: loaded when first used (PEP 562).
+_LAZY = {
+    "Review": "stawvs_ap.bots.review",
+    "review": "stawvs_ap.bots.review",
+    "Solution": "stawvs_ap.bots.solver",
+    "solve": "stawvs_ap.bots.solver",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``solve``, ``Solution``, ``review`` and ``Review`` when first asked for."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'stawvs_ap' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(_LAZY[name]), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "ENGINE_VERSION",

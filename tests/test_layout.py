@@ -287,3 +287,48 @@ def test_the_layout_check_sees_the_old_tangle_of_host_and_pictures(tmp_path: Pat
     planted.write_text("from ..host.messages import SCORES  # planted\n" + board, "utf-8")
     found = imports_of(planted, "stawvs_ap.pictures.textboard", on_demand=False)
     assert beyond_what_pictures_know(found) == ["stawvs_ap.host.messages"]
+
+
+#: What ``import stawvs_ap`` may load: the engine's floors and the leaves they use.
+ENGINE = ("stawvs_ap.core", "stawvs_ap.state", "stawvs_ap.host", "stawvs_ap.records")
+LEAVES = ("stawvs_ap.errors", "stawvs_ap.version", "stawvs_ap.i18n", "stawvs_ap.collector")
+
+
+def loaded_by(code: str) -> list[str]:
+    """The package's modules a fresh interpreter has loaded after running ``code``."""
+    done = subprocess.run(
+        [sys.executable, "-c", code + "\nimport sys\nprint(*sorted(sys.modules))"],
+        cwd=PACKAGE.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return [name for name in done.stdout.split() if name.split(".")[0] == "stawvs_ap"]
+
+
+def test_importing_the_package_loads_the_engine_alone() -> None:
+    loaded = loaded_by("import stawvs_ap")
+    beyond = [
+        name for name in loaded if name != "stawvs_ap" and not name.startswith(ENGINE + LEAVES)
+    ]
+    assert beyond == []
+    assert "stawvs_ap.host.game" in loaded
+
+
+def test_the_solver_and_the_review_load_when_first_asked_for() -> None:
+    loaded = loaded_by(
+        "import stawvs_ap\n"
+        "assert 'solve' in dir(stawvs_ap) and 'Review' in stawvs_ap.__all__\n"
+        "from stawvs_ap import solve, Solution\n"
+        "assert solve(stawvs_ap.StawvsGame(2, seed=1), nodes=1).__class__ is Solution\n"
+        "assert stawvs_ap.review.__module__ == 'stawvs_ap.bots.review'\n"
+        "try:\n"
+        "    stawvs_ap.no_such_name\n"
+        "except AttributeError as error:\n"
+        "    assert 'no_such_name' in str(error)\n"
+        "else:\n"
+        "    raise AssertionError('an unknown name was found')\n"
+    )
+    assert "stawvs_ap.bots.solver" in loaded and "stawvs_ap.bots.review" in loaded
