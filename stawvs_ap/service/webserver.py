@@ -26,7 +26,7 @@ own around it, no subclass of any of its classes:
   of at most :data:`SMALL_BODY_BYTES` is not counted: the connection cap
   bounds those). A larger body waits for room, by its ``Content-Length``
   before any of it is read, and gets ``503`` when none is made within
-  :attr:`HttpLimits.request_seconds` (a chunked one past the room, at once).
+  :attr:`HttpLimits.body_wait_seconds` (a chunked one past the room, at once).
   So a crowd of stalled or complete large bodies holds a bounded memory, and
   only so many of them are parsed at once, whatever the application does.
 
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     import uvicorn
 
 __all__ = [
+    "BODY_WAIT_SECONDS",
     "MAX_BODIES_BYTES",
     "MAX_CONNECTIONS",
     "MAX_HEADERS",
@@ -86,6 +87,8 @@ MAX_HEADERS: Final = 64
 MAX_BODIES_BYTES: Final = 32 * 1024 * 1024
 #: A body of at most this many bytes is not counted in the budget.
 SMALL_BODY_BYTES: Final = 64 * 1024
+#: Seconds a large body waits for room in the budget before its 503.
+BODY_WAIT_SECONDS: Final = 10.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,7 @@ class HttpLimits:
     head_bytes: int = MAX_HEAD_BYTES
     headers: int = MAX_HEADERS
     bodies_bytes: int = MAX_BODIES_BYTES
+    body_wait_seconds: float = BODY_WAIT_SECONDS
 
 
 class BodyTooLarge(StawvsError):
@@ -352,7 +356,7 @@ class _Limits:
             if refused:
                 return {"type": "http.disconnect"}
             if length is not None and length > SMALL_BODY_BYTES and not taken:
-                if not await budget.take(length, limits.request_seconds):
+                if not await budget.take(length, limits.body_wait_seconds):
                     refused = True
                     return {"type": "http.disconnect"}
                 taken = length
