@@ -45,7 +45,7 @@ import json
 import logging
 import socket
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import anyio.to_thread
 from anyio import CapacityLimiter
@@ -59,9 +59,6 @@ from .jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERRO
 from .methods import answer_line
 from .webserver import BodyTooLarge, ClientGone, limited_server, read_body
 
-if TYPE_CHECKING:
-    import uvicorn
-
 __all__ = [
     "CALL_THREADS",
     "MAX_BODY_BYTES",
@@ -69,7 +66,6 @@ __all__ = [
     "create_app",
     "loopback_hosts",
     "serve_http",
-    "server",
 ]
 
 #: The largest request body read: the same as a request line on standard input.
@@ -243,12 +239,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def server(app: ASGIApp) -> uvicorn.Server:
-    """A uvicorn server of ``app`` with the package's HTTP limits (run it with
-    ``.run(sockets=[bind(...)])``): :func:`~stawvs_ap.service.webserver.limited_server`."""
-    return limited_server(app)
-
-
 def serve_http(app: ASGIApp, sock: socket.socket) -> None:
-    """Serve ``app`` with uvicorn on the listening socket ``sock`` until interrupted."""
-    server(app).run(sockets=[sock])
+    """Serve ``app`` on the listening socket ``sock`` until interrupted, with the
+    package's HTTP limits (:func:`~stawvs_ap.service.webserver.limited_server`)."""
+    limited_server(app).run(sockets=[sock])

@@ -2,7 +2,7 @@
 
 The service (``stawvs-ap serve --http``), the playground, the Abstract Play
 bot and any other HTTP door of the package are served through
-:func:`limited_server` (or :func:`serve_limited`), so that one set of limits,
+:func:`limited_server`, so that one set of limits,
 :class:`HttpLimits`, holds for all of them (docs/reliability.md lists the
 numbers). They are kept with uvicorn's public settings and two pieces of our
 own around it, no subclass of any of its classes:
@@ -41,11 +41,9 @@ at the application's own byte limit.
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -69,7 +67,6 @@ __all__ = [
     "HttpLimits",
     "limited_server",
     "read_body",
-    "serve_limited",
 ]
 
 #: The most connections open at once (idle ones are closed first beyond it).
@@ -408,7 +405,9 @@ def limited_server(app: ASGIApp, limits: HttpLimits | None = None) -> uvicorn.Se
 
     config = uvicorn.Config(
         _Limits(app, server),
-        http=_as_protocol_class(watched),
+        # uvicorn calls its ``http`` setting with keywords to make each
+        # connection's protocol: a function does as well as a class.
+        http=cast(type[asyncio.Protocol], watched),
         ws="none",
         log_level="warning",
         limit_concurrency=None,  # the cap is _Server's (idle ones go first)
@@ -419,14 +418,3 @@ def limited_server(app: ASGIApp, limits: HttpLimits | None = None) -> uvicorn.Se
         lifespan="off",
     )
     return uvicorn.Server(config)
-
-
-def _as_protocol_class(factory: Callable[..., asyncio.Protocol]) -> type[asyncio.Protocol]:
-    # uvicorn calls its ``http`` setting with keywords to make each connection's
-    # protocol: a factory function does as well as a class.
-    return factory  # type: ignore[return-value]
-
-
-def serve_limited(app: ASGIApp, sock: socket.socket, limits: HttpLimits | None = None) -> None:
-    """Serve ``app`` on the listening socket ``sock`` with ``limits`` until interrupted."""
-    limited_server(app, limits).run(sockets=[sock])
