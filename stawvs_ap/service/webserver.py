@@ -249,10 +249,12 @@ class _Watched(asyncio.Protocol):
         return self.inner.eof_received() if self.made else None
 
     def pause_writing(self) -> None:
-        self.inner.pause_writing()
+        if self.made:
+            self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self.inner.resume_writing()
+        if self.made:
+            self.inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -374,10 +376,10 @@ class _Limits:
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        if len(headers) > limits.headers or _head_bytes(scope) > limits.head_bytes:
-            deliver()
-            await _refuse(send, 431, "Request Header Fields Too Large")
-        else:
+        try:
+            if len(headers) > limits.headers or _head_bytes(scope) > limits.head_bytes:
+                await _refuse(send, 431, "Request Header Fields Too Large")
+                return
             if not length and not any(n.lower() == b"transfer-encoding" for n, _ in headers):
                 deliver()  # no body: the head was the whole request
             try:
@@ -386,9 +388,10 @@ class _Limits:
                 budget.give_back(taken)
             if refused and not started:
                 await _refuse(send, 503, "the server is reading too many large bodies: try again")
-        if watched is not None:
+        finally:
             deliver()
-            watched.done()
+            if watched is not None:
+                watched.done()
 
 
 def limited_server(app: ASGIApp, limits: HttpLimits | None = None) -> uvicorn.Server:
