@@ -162,6 +162,24 @@ def test_a_connection_that_sends_a_byte_after_an_answer_and_stops_is_closed() ->
         assert closed_within(sock, 3)
 
 
+def test_a_request_being_answered_outlives_the_request_deadline() -> None:
+    from service_support import state_after
+
+    search = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "bot_move",
+            "params": {"state": state_after(4), "bot": "mcts", "seconds": 0.8},
+        }
+    ).encode("ascii")
+    # A forwarded-for header names another client: the connection is still this one.
+    forwarded = b"x-forwarded-for: 203.0.113.7\r\n"
+    with serving(HttpLimits(request_seconds=0.3)) as port, connect(port) as sock:
+        sock.sendall(head(port, length=len(search), extra=forwarded) + search)
+        assert answer_of(sock).startswith(b"HTTP/1.1 200")
+
+
 def test_a_head_over_the_byte_limit_gets_431() -> None:
     with serving() as port, connect(port) as sock:
         sock.sendall(head(port, extra=b"x-big: " + b"a" * MAX_HEAD_BYTES + b"\r\n") + VERSION)
