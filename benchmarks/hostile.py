@@ -16,8 +16,10 @@ target of 0.5 s.
 ``bodies``: ``stawvs-ap serve --http`` is started, then 256 connections each
 send a body one byte short of the 8 MiB limit and stall; the server's peak
 memory and CPU time are printed (before the budget of bodies in flight: 2,110
-MB from 45 MB). ``batch``: one line of 12 ``solve`` calls on standard input,
-of which at most 4 run; its time is printed. ``--quick`` runs 32 connections.
+MB from 45 MB). ``complete``: 32 whole batches of 1,000 ``moves`` calls (6.2 MiB)
+posted at once; how many are answered, how many told to retry, the peak
+memory and CPU time. ``batch``: one line of 12 ``solve`` calls on standard input,
+of which at most 4 run; its time is printed. ``--quick`` runs 32 stalled connections and 4 batches.
 Only the standard library and the package (with the ``web`` extra for
 ``bodies``) are used.
 """
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import http.client
 import json
 import os
 import socket
@@ -112,17 +115,74 @@ def _stall(port: int, opened: list[socket.socket]) -> None:
         sock.sendall(head + b"[" * (LIMIT - 1))
 
 
-def bodies(connections: int) -> None:
+def _serve_http() -> tuple[subprocess.Popen[str], int]:
     server = subprocess.Popen(
         [sys.executable, "-m", "stawvs_ap", "serve", "--http", "127.0.0.1:0"],
         env=ENV,
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert server.stdout is not None
+    return server, int(server.stdout.readline().split("127.0.0.1:", 1)[1].split("/", 1)[0])
+
+
+def _game(plies: int) -> str:
+    from stawvs_ap import StawvsGame
+
+    game = StawvsGame.new(2, seed=3)
+    for _ in range(plies):
+        game.move(game.moves()[0])
+    return game.serialize()
+
+
+def _post(port: int, body: bytes, statuses: list[int]) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        connection.request(
+            "POST",
+            "/rpc",
+            body=body,
+            headers={"content-type": "application/json", "host": f"127.0.0.1:{port}"},
+        )
+        statuses.append(connection.getresponse().status)
+    except OSError:
+        statuses.append(0)
+    finally:
+        connection.close()
+
+
+def complete(connections: int) -> None:
+    """``connections`` whole batches of 1,000 ``moves`` calls posted at once."""
+    request = {"jsonrpc": "2.0", "id": 1, "method": "moves", "params": {"state": _game(3)}}
+    body = json.dumps([request] * 1000).encode("ascii")[: LIMIT - 1]
+    body = body[: body.rindex(b"},{") + 1] + b"]"
+    server, port = _serve_http()
+    try:
+        before = _memory_mb(server.pid, "VmRSS")
+        statuses: list[int] = []
+        threads = [
+            threading.Thread(target=_post, args=(port, body, statuses)) for _ in range(connections)
+        ]
+        start = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(180)
+        print(
+            f"{connections} whole batches of {len(body) / 2**20:.1f} MiB at once: "
+            f"{statuses.count(200)} answered, {statuses.count(503)} told to retry (503), "
+            f"the server from {before:.0f} MB to {_memory_mb(server.pid, 'VmHWM'):.0f} MB, "
+            f"{_cpu_seconds(server.pid):.1f} s of CPU in {time.monotonic() - start:.0f} s"
+        )
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def bodies(connections: int) -> None:
+    server, port = _serve_http()
     opened: list[socket.socket] = []
     try:
-        assert server.stdout is not None
-        port = int(server.stdout.readline().split("127.0.0.1:", 1)[1].split("/", 1)[0])
         before = _memory_mb(server.pid, "VmRSS")
         threads = [threading.Thread(target=_stall, args=(port, opened)) for _ in range(connections)]
         start = time.monotonic()
@@ -142,14 +202,10 @@ def bodies(connections: int) -> None:
 
 
 def batch(calls: int = 12) -> None:
-    from stawvs_ap import StawvsGame
-
-    game = StawvsGame.new(2, seed=3)
-    for _ in range(40):
-        game.move(game.moves()[0])
+    state = _game(40)
     line = json.dumps(
         [
-            {"jsonrpc": "2.0", "id": n, "method": "solve", "params": {"state": game.serialize()}}
+            {"jsonrpc": "2.0", "id": n, "method": "solve", "params": {"state": state}}
             for n in range(calls)
         ]
     )
@@ -173,12 +229,14 @@ def batch(calls: int = 12) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="32 stalled connections")
-    parser.add_argument("--only", choices=["documents", "bodies", "batch"])
+    parser.add_argument("--only", choices=["documents", "bodies", "complete", "batch"])
     args = parser.parse_args()
     if args.only in (None, "documents"):
         documents()
     if args.only in (None, "bodies"):
         bodies(32 if args.quick else 256)
+    if args.only in (None, "complete"):
+        complete(4 if args.quick else 32)
     if args.only in (None, "batch"):
         batch()
 

@@ -26,7 +26,8 @@ own around it, no subclass of any of its classes:
   of at most :data:`SMALL_BODY_BYTES` is not counted: the connection cap
   bounds those). A larger body waits for room, by its ``Content-Length``
   before any of it is read, and gets ``503`` when none is made within
-  :attr:`HttpLimits.body_wait_seconds` (a chunked one past the room, at once).
+  :attr:`HttpLimits.body_wait_seconds` (a chunked one past the room, at once),
+  once the rest of it was read and dropped.
   So a crowd of stalled or complete large bodies holds a bounded memory, and
   only so many of them are parsed at once, whatever the application does.
 
@@ -310,6 +311,15 @@ async def _refuse(send: Send, status: int, reason: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+async def _drain(receive: Receive) -> None:
+    """Read the rest of a refused body and drop it: a client reads the answer
+    only once it has sent its body (the connection's deadline bounds the time)."""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+
+
 def _declared_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     """The ``Content-Length`` as a number, None when absent or not a number
     (the application refuses that one)."""
@@ -387,6 +397,7 @@ class _Limits:
             finally:
                 budget.give_back(taken)
             if refused and not started:
+                await _drain(receive)
                 await _refuse(send, 503, "the server is reading too many large bodies: try again")
         finally:
             deliver()
