@@ -44,6 +44,7 @@ ENGINE_CODES: Final[dict[str, StrEnum]] = {
     code.value: code for family in (ErrorCode, BotErrorCode, ServiceErrorCode) for code in family
 }
 
+#: The types the declarations' kinds name in the methods' signatures (``Kind.annotation``).
 State = str | Mapping[str, Any]
 Result = dict[str, Any]
 
