@@ -13,7 +13,8 @@ from typing import Any
 
 from starlette.types import ASGIApp
 
-from stawvs_ap.service.http import bind, loopback_hosts, server
+from stawvs_ap.service.http import bind, loopback_hosts
+from stawvs_ap.service.webserver import limited_server
 
 
 @contextmanager
@@ -23,7 +24,7 @@ def running(make_app: Any, host: str = "127.0.0.1") -> Iterator[int]:
     sock = bind(host, 0)
     port = sock.getsockname()[1]
     app: ASGIApp = make_app(loopback_hosts(host, port))
-    running_server = server(app)
+    running_server = limited_server(app)
     thread = threading.Thread(target=running_server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -107,15 +107,6 @@ ALLOWED: dict[tuple[str, str], tuple[frozenset[str], str]] = {
         frozenset({"_json_value"}),
         "json.dumps's default hook: _request_line makes it BAD_ARGUMENT",
     ),
-    ("stawvs_ap.service.webserver", "_HeadTooLarge"): (
-        frozenset(
-            {
-                "_protocol_class.LimitedProtocol._count_head",
-                "_protocol_class.LimitedProtocol.on_header",
-            }
-        ),
-        "raised in httptools' callbacks, which wrap it: data_received answers 431",
-    ),
     ("stawvs_ap.cli.safe_io", "ValueError"): (
         frozenset({"Transaction._read_stdin"}),
         "no standard input: Transaction.read makes it a FileError",

@@ -39,11 +39,10 @@ from stawvs_ap.playground import app as playground
 from stawvs_ap.service import SEARCHES, SERVER_BUSY
 from stawvs_ap.service import http as service_http
 from stawvs_ap.service.http import (
-    MAX_SEARCHES_PER_REQUEST,
     create_app,
     loopback_hosts,
 )
-from stawvs_ap.service.methods import METHODS, Method, answer_line
+from stawvs_ap.service.methods import MAX_SEARCHES_PER_REQUEST, METHODS, Method, answer_line
 
 
 @pytest.fixture(scope="module")
@@ -300,7 +299,7 @@ def test_a_fault_outside_the_methods_is_a_bare_500(monkeypatch: pytest.MonkeyPat
     def broken(body: bytes) -> str:
         raise RuntimeError("planted fault")
 
-    monkeypatch.setattr(service_http, "_answer", broken)
+    monkeypatch.setattr(service_http, "answer_line", broken)
     with TestClient(create_app(), raise_server_exceptions=False) as client:
         answer = client.post("/rpc", json={"jsonrpc": "2.0", "id": 1, "method": "version"})
     assert answer.status_code == 500

@@ -1,10 +1,13 @@
 """The limits every HTTP server of the package keeps (stawvs_ap.service.webserver):
 a connection that never finishes a request is closed, request heads are
-bounded in bytes and headers, and idle connections cannot lock a real client
-out. Each runs a real uvicorn server on a loopback port."""
+bounded in bytes and headers, idle connections cannot lock a real client
+out, and the bodies in flight hold a bounded number of bytes together. Each
+runs a real uvicorn server on a loopback port."""
 
 from __future__ import annotations
 
+import asyncio
+import http.client
 import json
 import socket
 import threading
@@ -18,6 +21,8 @@ from stawvs_ap.service.http import bind, create_app, loopback_hosts
 from stawvs_ap.service.webserver import (
     MAX_HEAD_BYTES,
     MAX_HEADERS,
+    SMALL_BODY_BYTES,
+    BodyBudget,
     HttpLimits,
     limited_server,
 )
@@ -158,6 +163,24 @@ def test_a_connection_that_sends_a_byte_after_an_answer_and_stops_is_closed() ->
         assert closed_within(sock, 3)
 
 
+def test_a_request_being_answered_outlives_the_request_deadline() -> None:
+    from service_support import state_after
+
+    search = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "bot_move",
+            "params": {"state": state_after(4), "bot": "mcts", "seconds": 0.8},
+        }
+    ).encode("ascii")
+    # A forwarded-for header names another client: the connection is still this one.
+    forwarded = b"x-forwarded-for: 203.0.113.7\r\n"
+    with serving(HttpLimits(request_seconds=0.3)) as port, connect(port) as sock:
+        sock.sendall(head(port, length=len(search), extra=forwarded) + search)
+        assert answer_of(sock).startswith(b"HTTP/1.1 200")
+
+
 def test_a_head_over_the_byte_limit_gets_431() -> None:
     with serving() as port, connect(port) as sock:
         sock.sendall(head(port, extra=b"x-big: " + b"a" * MAX_HEAD_BYTES + b"\r\n") + VERSION)
@@ -236,3 +259,104 @@ def test_past_the_cap_with_every_connection_being_answered_a_new_one_gets_503() 
         got, _ = real_request(port)
         assert got.startswith(b"HTTP/1.1 503"), got[:100]
         assert answer_of(busy).startswith(b"HTTP/1.1 200")
+
+
+# -- the bodies in flight ------------------------------------------------------------------
+
+BODY = 256 * 1024  # a large body (over SMALL_BODY_BYTES), scaled down from 8 MiB
+#: Room for four such bodies; every test below stalls more than that.
+BUDGET = HttpLimits(bodies_bytes=4 * BODY, body_wait_seconds=0.5)
+
+
+def large_body() -> bytes:
+    return VERSION[:-1] + b',"params":{"x":"' + b"a" * (BODY - len(VERSION) - 20) + b'"}}'
+
+
+def stall(port: int, count: int, stack: ExitStack) -> list[socket.socket]:
+    """``count`` connections each sending a large body one byte short, then stalling."""
+    sockets = []
+    for _ in range(count):
+        sock = stack.enter_context(connect(port))
+        sock.sendall(head(port, length=BODY) + b"[" * (BODY - 1))
+        sockets.append(sock)
+    return sockets
+
+
+def post_large(port: int) -> bytes:
+    body = large_body()
+    with connect(port) as sock:
+        sock.sendall(head(port, length=len(body)) + body)
+        return answer_of(sock)
+
+
+def test_the_budget_takes_bytes_up_to_its_total_and_no_more() -> None:
+    budget = BodyBudget(100)
+    assert budget.try_take(60)
+    assert budget.try_take(40)
+    assert not budget.try_take(1)
+    budget.give_back(40)
+    assert not budget.try_take(41)
+    assert budget.try_take(40)
+
+
+def test_a_body_larger_than_the_whole_budget_takes_all_of_it() -> None:
+    budget = BodyBudget(100)
+    assert asyncio.run(budget.take(500, 0.1))
+    assert budget.used == 100
+    budget.give_back(500)
+    assert budget.used == 0
+
+
+def test_a_take_that_waits_gets_its_room_when_it_is_given_back() -> None:
+    async def scenario() -> bool:
+        budget = BodyBudget(100)
+        assert budget.try_take(100)
+        asyncio.get_running_loop().call_later(0.05, budget.give_back, 100)
+        return await budget.take(70, 5)
+
+    assert asyncio.run(scenario())
+
+
+def test_past_the_budget_a_large_body_waits_then_gets_503_once_it_is_sent() -> None:
+    assert BODY > SMALL_BODY_BYTES
+    body = b"[" + b" " * (4 * 1024 * 1024) + b"]"  # more than the sockets' buffers hold
+    with serving(BUDGET) as port, ExitStack() as stack:
+        stall(port, 32, stack)
+        time.sleep(0.3)
+        start = time.monotonic()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        headers = {"content-type": "application/json", "host": f"127.0.0.1:{port}"}
+        connection.request("POST", "/rpc", body=body, headers=headers)
+        answer = connection.getresponse()
+        assert answer.status == 503
+        assert b"too many large bodies" in answer.read()
+        assert time.monotonic() - start < 3
+
+
+def test_while_large_bodies_fill_the_budget_a_small_request_is_answered() -> None:
+    with serving(BUDGET) as port, ExitStack() as stack:
+        stall(port, 32, stack)
+        time.sleep(0.3)
+        got, seconds = real_request(port)
+        assert got.startswith(b"HTTP/1.1 200"), got[:100]
+        assert seconds < 2
+
+
+def test_a_large_body_gets_its_turn_when_a_stalled_one_is_closed() -> None:
+    limits = HttpLimits(bodies_bytes=4 * BODY, body_wait_seconds=5)
+    with serving(limits) as port, ExitStack() as stack:
+        stalled = stall(port, 4, stack)
+        time.sleep(0.3)
+        threading.Timer(0.5, stalled[0].close).start()
+        start = time.monotonic()
+        got = post_large(port)
+        assert got.startswith(b"HTTP/1.1 200"), got[:100]
+        assert 0.4 < time.monotonic() - start < 4
+
+
+def test_stalled_bodies_are_closed_with_their_connections_and_free_the_budget() -> None:
+    limits = HttpLimits(bodies_bytes=4 * BODY, body_wait_seconds=0.5, request_seconds=1)
+    with serving(limits) as port, ExitStack() as stack:
+        stalled = stall(port, 8, stack)
+        assert all(closed_within(sock, 4) for sock in stalled)
+        assert post_large(port).startswith(b"HTTP/1.1 200")

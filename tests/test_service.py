@@ -328,3 +328,39 @@ def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> No
     assert done.returncode == 0, done.stderr
     assert "Winner: player" in done.stdout
     assert "the greedy bot (bot_move)" in done.stdout
+
+
+def test_a_batch_on_standard_input_runs_at_most_its_share_of_searches() -> None:
+    from stawvs_ap.service.methods import MAX_SEARCHES_PER_REQUEST
+
+    batch = [
+        {
+            "jsonrpc": "2.0",
+            "id": n,
+            "method": "bot_move",
+            "params": {"state": state_after(8), "bot": "random", "seed": n},
+        }
+        for n in range(MAX_SEARCHES_PER_REQUEST + 8)
+    ]
+    with Client() as client:
+        client.send_raw(json.dumps(batch).encode("ascii"))
+        answers = json.loads(client.read_raw())
+    assert ["result" in a for a in answers] == [True] * MAX_SEARCHES_PER_REQUEST + [False] * 8
+    refused = answers[-1]["error"]
+    assert (refused["code"], refused["data"]) == (-32600, {"limit": MAX_SEARCHES_PER_REQUEST})
+
+
+def test_the_clients_methods_send_only_the_parameters_given() -> None:
+    sent: list[tuple[str, Any]] = []
+    client = Client.__new__(Client)  # no server: the call is only recorded
+    client.call = lambda method, params=None: sent.append((method, params)) or {}  # type: ignore[method-assign]
+    client.new(2, seed=7)
+    client.move("{}", moves=["a1"], locale="de")
+    with pytest.raises(TypeError):
+        client.moves()
+    with pytest.raises(TypeError):
+        client.moves("{}", shuffle=True)
+    assert sent == [
+        ("new", {"players": 2, "seed": 7}),
+        ("move", {"state": "{}", "moves": ["a1"], "locale": "de"}),
+    ]

@@ -1,8 +1,8 @@
 """Each service method is declared once (:mod:`stawvs_ap.service.protocol`), and
 what is made from the declaration, or written beside it, follows it: the
-parameter checks, the protocol schema, the Python client, ``serve --help``
-and docs/service.md's method table. Each test names what to change when they
-part."""
+parameter checks, the protocol schema, the Python client's methods (made from
+it), ``serve --help`` and docs/service.md's method table. Each test names what
+to change when they part."""
 
 from __future__ import annotations
 
@@ -141,8 +141,7 @@ def test_a_request_without_params_passes_the_schema_only_when_the_server_takes_i
 
 
 def expected_signature(declared: Method) -> str:
-    """The client method's signature as the declaration makes it (positional
-    parameters may become keyword-only, which this text does not show)."""
+    """The client method's signature as the declaration says it."""
     required = [f"{p}: {k.annotation}" for p, k in declared.required.items()]
     optional = [f"{p}: {k.annotation} | None = None" for p, k in declared.optional.items()]
     return f"(self, {', '.join([*required, *optional])}) -> Result".replace(", )", ")")
@@ -159,7 +158,7 @@ def shown(signature: inspect.Signature) -> str:
 
 @pytest.mark.parametrize("name", list(METHODS))
 def test_the_client_has_the_method_with_the_declared_parameters_and_types(name: str) -> None:
-    assert hasattr(Client, name), f"add to Client: def {name}{expected_signature(METHODS[name])}"
+    assert hasattr(Client, name), "the client makes a method of every declaration"
     signature = inspect.signature(getattr(Client, name))
     assert shown(signature) == expected_signature(METHODS[name]), "Client." + name
     parameters = list(signature.parameters.values())[1:]

@@ -1,7 +1,10 @@
 """A Python client of ``stawvs-ap serve``: :class:`Client`.
 
 It starts the server as a child process and speaks JSON-RPC 2.0 with it over
-pipes, one request at a time::
+pipes, one request at a time. It has a method per method of the protocol,
+made from the method's declaration (:mod:`stawvs_ap.service.protocol`): the
+same parameters by name, the required ones first, the optional ones
+defaulting to None (not sent), returning the result object::
 
     with Client() as server:
         state = server.new(players=2, seed=7)["state"]
@@ -18,18 +21,21 @@ response to the request, raises :class:`ConnectionFailure`
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import json
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from types import TracebackType
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from stawvs_ap.bots.base import BotErrorCode
 from stawvs_ap.errors import ErrorCode, StawvsError
 from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES, PROTOCOL_CODES, ServiceErrorCode
+from stawvs_ap.service.methods import METHODS
+from stawvs_ap.service.protocol import Method
 
 __all__ = ["Client", "ConnectionFailure", "RemoteError"]
 
@@ -38,6 +44,7 @@ ENGINE_CODES: Final[dict[str, StrEnum]] = {
     code.value: code for family in (ErrorCode, BotErrorCode, ServiceErrorCode) for code in family
 }
 
+#: The types the declarations' kinds name in the methods' signatures (``Kind.annotation``).
 State = str | Mapping[str, Any]
 Result = dict[str, Any]
 
@@ -233,224 +240,45 @@ class Client:
         """Send ``method`` as a notification: the server answers nothing."""
         self.send_raw(_request_line(method, params, None))
 
-    def _call(self, method: str, **params: Any) -> Result:
-        """Call ``method`` with the ``params`` given (those left None are not sent)."""
-        result: Result = self.call(method, {k: v for k, v in params.items() if v is not None})
+    if TYPE_CHECKING:  # the methods below are made from the declarations
+
+        def __getattr__(self, name: str) -> Callable[..., Result]: ...
+
+
+def _client_method(declared: Method) -> Callable[..., Result]:
+    """The client's method for ``declared``: its parameters by name, the required
+    ones first, then the optional ones defaulting to None (those left None are
+    not sent), typed as the declaration's kinds say; it returns the result."""
+    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for names, default in ((declared.required, inspect.Parameter.empty), (declared.optional, None)):
+        for name, kind in names.items():
+            annotation = (
+                kind.annotation
+                if default is inspect.Parameter.empty
+                else f"{kind.annotation} | None"
+            )
+            parameters.append(
+                inspect.Parameter(
+                    name,
+                    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                    default=default,
+                    annotation=annotation,
+                )
+            )
+    signature = inspect.Signature(parameters, return_annotation="Result")
+
+    def call(self: Client, *args: Any, **kwargs: Any) -> Result:
+        given = signature.bind(self, *args, **kwargs).arguments
+        params = {k: v for k, v in given.items() if k != "self" and v is not None}
+        result: Result = self.call(declared.name, params)
         return result
 
-    # One method per protocol method, with the parameters its declaration gives
-    # (stawvs_ap.service.protocol; tests/test_service_declarations.py holds them
-    # together):
-    # the required ones first, in order, then the optional ones, None when not
-    # given. Each returns the result object. Those that return words for people
-    # take ``locale``, a language tag such as "de".
+    call.__name__ = call.__qualname__ = declared.name
+    call.__doc__ = declared.summary
+    call.__signature__ = signature  # type: ignore[attr-defined]
+    return call
 
-    def version(self) -> Result:
-        return self._call("version")
 
-    def info(self, *, locale: str | None = None) -> Result:
-        return self._call("info", locale=locale)
-
-    def variants(self, state: State | None = None, *, locale: str | None = None) -> Result:
-        return self._call("variants", state=state, locale=locale)
-
-    def new(
-        self, players: int, variants: Sequence[str] | None = None, seed: int | None = None
-    ) -> Result:
-        return self._call("new", players=players, variants=variants, seed=seed)
-
-    def moves(self, state: State) -> Result:
-        return self._call("moves", state=state)
-
-    def validate(self, state: State, move: str, *, locale: str | None = None) -> Result:
-        return self._call("validate", state=state, move=move, locale=locale)
-
-    def move(
-        self,
-        state: State,
-        move: str | None = None,
-        *,
-        moves: Sequence[str] | None = None,
-        locale: str | None = None,
-    ) -> Result:
-        return self._call("move", state=state, move=move, moves=moves, locale=locale)
-
-    def preview(self, state: State, move: str, *, locale: str | None = None) -> Result:
-        return self._call("preview", state=state, move=move, locale=locale)
-
-    def click(
-        self, state: State, move: str, row: int, col: int, *, locale: str | None = None
-    ) -> Result:
-        return self._call("click", state=state, move=move, row=row, col=col, locale=locale)
-
-    def render(self, state: State, ply: int | None = None, *, locale: str | None = None) -> Result:
-        return self._call("render", state=state, ply=ply, locale=locale)
-
-    def scores(self, state: State, *, locale: str | None = None) -> Result:
-        return self._call("scores", state=state, locale=locale)
-
-    def chat_log(
-        self, state: State, names: Sequence[str] | None = None, *, locale: str | None = None
-    ) -> Result:
-        return self._call("chat_log", state=state, names=names, locale=locale)
-
-    def move_history(self, state: State) -> Result:
-        return self._call("move_history", state=state)
-
-    def same_move(self, a: str, b: str) -> Result:
-        return self._call("same_move", a=a, b=b)
-
-    def resign(self, state: State, player: int, *, locale: str | None = None) -> Result:
-        return self._call("resign", state=state, player=player, locale=locale)
-
-    def timeout(self, state: State, player: int, *, locale: str | None = None) -> Result:
-        return self._call("timeout", state=state, player=player, locale=locale)
-
-    def draw(self, state: State, *, locale: str | None = None) -> Result:
-        return self._call("draw", state=state, locale=locale)
-
-    def abandoned(self, state: State, *, locale: str | None = None) -> Result:
-        return self._call("abandoned", state=state, locale=locale)
-
-    def record(
-        self,
-        state: State,
-        uid: str | None = None,
-        players: Sequence[str | Mapping[str, Any]] | None = None,
-    ) -> Result:
-        return self._call("record", state=state, uid=uid, players=players)
-
-    def replay(
-        self,
-        record: Mapping[str, Any],
-        initial: State | None = None,
-        unfinished: bool | None = None,
-    ) -> Result:
-        return self._call("replay", record=record, initial=initial, unfinished=unfinished)
-
-    def bot_move(
-        self,
-        state: State,
-        bot: str,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        seed: int | None = None,
-        locale: str | None = None,
-    ) -> Result:
-        return self._call(
-            "bot_move",
-            state=state,
-            bot=bot,
-            seconds=seconds,
-            iterations=iterations,
-            seed=seed,
-            locale=locale,
-        )
-
-    def hint(
-        self,
-        state: State,
-        bot: str | None = None,
-        top: int | None = None,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        seed: int | None = None,
-        locale: str | None = None,
-    ) -> Result:
-        return self._call(
-            "hint",
-            state=state,
-            bot=bot,
-            top=top,
-            seconds=seconds,
-            iterations=iterations,
-            seed=seed,
-            locale=locale,
-        )
-
-    def solve(
-        self,
-        state: State,
-        *,
-        seconds: float | None = None,
-        nodes: int | None = None,
-        locale: str | None = None,
-    ) -> Result:
-        return self._call("solve", state=state, seconds=seconds, nodes=nodes, locale=locale)
-
-    def review(
-        self,
-        state: State | None = None,
-        record: Mapping[str, Any] | None = None,
-        bot: str | None = None,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        seed: int | None = None,
-        count: int | None = None,
-        appraised: Sequence[Mapping[str, Any]] | None = None,
-        names: Sequence[str] | None = None,
-        locale: str | None = None,
-        initial: State | None = None,
-    ) -> Result:
-        """The review of the game ``state`` or ``record`` (from the state
-        ``initial`` when the record has no starting board): the next ``count``
-        positions after those ``appraised`` (see the protocol's ``review``)."""
-        params = {
-            "state": state,
-            "record": record,
-            "bot": bot,
-            "seconds": seconds,
-            "iterations": iterations,
-            "seed": seed,
-            "count": count,
-            "appraised": appraised,
-            "names": names,
-            "locale": locale,
-            "initial": initial,
-        }
-        result: Result = self.call("review", {k: v for k, v in params.items() if v is not None})
-        return result
-
-    def svg(
-        self,
-        state: State,
-        ply: int | None = None,
-        *,
-        move: str | None = None,
-        hints: Sequence[Mapping[str, str]] | None = None,
-        size: int | None = None,
-        names: Sequence[str] | None = None,
-        marks: bool | None = None,
-        click: Mapping[str, int] | None = None,
-        play: bool | None = None,
-        locale: str | None = None,
-    ) -> Result:
-        return self._call(
-            "svg",
-            state=state,
-            ply=ply,
-            move=move,
-            hints=hints,
-            size=size,
-            names=names,
-            marks=marks,
-            click=click,
-            play=play,
-            locale=locale,
-        )
-
-    def summary(
-        self,
-        state: State,
-        ply: int | None = None,
-        names: Sequence[str] | None = None,
-        *,
-        locale: str | None = None,
-    ) -> Result:
-        return self._call("summary", state=state, ply=ply, names=names, locale=locale)
-
-    def undo(self, state: State, plies: int | None = None, *, locale: str | None = None) -> Result:
-        return self._call("undo", state=state, plies=plies, locale=locale)
+# One method per protocol method (stawvs_ap.service.protocol), made from its declaration.
+for _declared in METHODS.values():
+    setattr(Client, _declared.name, _client_method(_declared))

@@ -30,7 +30,8 @@ anything reaches the methods:
 - methods run in worker threads (at most :data:`CALL_THREADS` at once), so
   the event loop never waits on a search; searches also hold one of the
   :data:`~stawvs_ap.service.bots.SEARCHES` slots, and one body runs at most
-  :data:`MAX_SEARCHES_PER_REQUEST` of them.
+  :data:`~stawvs_ap.service.methods.MAX_SEARCHES_PER_REQUEST` of them, as a
+  line does on standard input.
 
 Every refusal is a JSON-RPC error object (``id`` null) with the status; no
 answer carries a traceback (faults are logged on standard error, answered
@@ -44,7 +45,7 @@ import json
 import logging
 import socket
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import anyio.to_thread
 from anyio import CapacityLimiter
@@ -54,31 +55,23 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .bots import SEARCHES
 from .jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR
 from .methods import answer_line
 from .webserver import BodyTooLarge, ClientGone, limited_server, read_body
 
-if TYPE_CHECKING:
-    import uvicorn
-
 __all__ = [
     "CALL_THREADS",
     "MAX_BODY_BYTES",
-    "MAX_SEARCHES_PER_REQUEST",
     "bind",
     "create_app",
     "loopback_hosts",
     "serve_http",
-    "server",
 ]
 
 #: The largest request body read: the same as a request line on standard input.
 MAX_BODY_BYTES: Final = MAX_LINE_BYTES
 #: How many requests run their methods at once (the others wait their turn).
 CALL_THREADS: Final = 8
-#: The most searches (``bot_move``, ``hint``) one request body may run.
-MAX_SEARCHES_PER_REQUEST: Final = 4
 
 _LOG = logging.getLogger("stawvs_ap.service")
 _JSON: Final = "application/json"
@@ -126,7 +119,7 @@ class RpcEndpoint:
         if not body or body.isspace():
             await _send(send, *_refusal(200, PARSE_ERROR, "the body is empty: send a request"))
             return
-        reply = await anyio.to_thread.run_sync(_answer, body, limiter=self._limiter)
+        reply = await anyio.to_thread.run_sync(answer_line, body, limiter=self._limiter)
         if reply is None:
             await _send(send, 204, {})
         else:
@@ -152,12 +145,6 @@ class RpcEndpoint:
             if int(length) > self.max_body_bytes:
                 return self._too_large()
         return None
-
-
-def _answer(body: bytes | bytearray) -> str | None:
-    """The answer to one body, in a worker thread, its searches counted."""
-    with SEARCHES.per_request(MAX_SEARCHES_PER_REQUEST):
-        return answer_line(body)
 
 
 class Guard:
@@ -252,12 +239,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def server(app: ASGIApp) -> uvicorn.Server:
-    """A uvicorn server of ``app`` with the package's HTTP limits (run it with
-    ``.run(sockets=[bind(...)])``): :func:`~stawvs_ap.service.webserver.limited_server`."""
-    return limited_server(app)
-
-
 def serve_http(app: ASGIApp, sock: socket.socket) -> None:
-    """Serve ``app`` with uvicorn on the listening socket ``sock`` until interrupted."""
-    server(app).run(sockets=[sock])
+    """Serve ``app`` on the listening socket ``sock`` until interrupted, with the
+    package's HTTP limits (:func:`~stawvs_ap.service.webserver.limited_server`)."""
+    limited_server(app).run(sockets=[sock])

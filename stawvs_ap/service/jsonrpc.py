@@ -324,14 +324,15 @@ def _discard_line(source: BinaryIO) -> None:
 
 
 def serve_lines(
-    call: Dispatch,
+    answer: Callable[[bytes], str | None],
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     *,
     max_line_bytes: int = MAX_LINE_BYTES,
 ) -> int:
     """Answer requests from ``stdin`` on ``stdout`` (default: the process's own)
-    until the end of input; return the exit status, 0.
+    until the end of input, each line by ``answer`` (:func:`answer_line` of a
+    table of methods); return the exit status, 0.
 
     A line over ``max_line_bytes`` is refused (``-32600``, ``data.limit``)
     without ever being held in memory whole. A closed output also ends the
@@ -354,7 +355,7 @@ def serve_lines(
                     {"limit": max_line_bytes},
                 )
             else:
-                reply = answer_line(line, call)
+                reply = answer(line)
             if reply is not None:
                 sink.write(reply.encode("ascii") + b"\n")
                 sink.flush()

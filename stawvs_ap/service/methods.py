@@ -18,7 +18,8 @@ between requests, so any worker of a pool can answer any request.
 What it answers is bounded as well as what it reads: texts have at most
 :data:`MAX_TEXT_LENGTH` characters, player names :data:`MAX_NAME_LENGTH`,
 lists of names or players :data:`MAX_PLAYERS` entries; an answer (a batch's
-whole) is at most :data:`MAX_RESPONSE_BYTES`; and an in-process caller of
+whole) is at most :data:`MAX_RESPONSE_BYTES`; a line runs at most
+:data:`MAX_SEARCHES_PER_REQUEST` searches; and an in-process caller of
 :func:`call` gets objects of its own, never ones the server keeps.
 
 Errors: ``-32700`` (a line that is not JSON), ``-32600`` (not a valid request,
@@ -70,6 +71,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "MAX_NAME_LENGTH",
     "MAX_RESPONSE_BYTES",
+    "MAX_SEARCHES_PER_REQUEST",
     "MAX_TEXT_LENGTH",
     "METHODS",
     "Method",
@@ -83,6 +85,10 @@ __all__ = [
 METHODS: Final[dict[str, Method]] = table(
     game.METHODS, bots.METHODS, reviews.METHODS, views.METHODS
 )
+
+#: The most searches (``bot_move``, ``hint``, ``solve``, ``review``) one request
+#: line or body runs, whatever the transport: a batch cannot queue more.
+MAX_SEARCHES_PER_REQUEST: Final = 4
 
 
 # -- serving ------------------------------------------------------------------------
@@ -107,9 +113,11 @@ def call(method: str, params: dict[str, Any] | list[Any]) -> Result:
 
 
 def answer_line(line: bytes | bytearray) -> str | None:
-    """The response line (no newline) to one request line, None when nothing is
-    to be answered. Never raises."""
-    return answer_line_with(line, call)
+    """The response line (no newline) to one request line or body, None when
+    nothing is to be answered; it runs at most :data:`MAX_SEARCHES_PER_REQUEST`
+    searches (the rest are refused), on every transport. Never raises."""
+    with bots.SEARCHES.per_request(MAX_SEARCHES_PER_REQUEST):
+        return answer_line_with(line, call)
 
 
 def serve(
@@ -120,4 +128,4 @@ def serve(
 ) -> int:
     """Serve the methods on ``stdin``/``stdout`` (default: the process's own)
     until the end of input; return the exit status (0; 130 after Ctrl-C)."""
-    return serve_lines(call, stdin, stdout, max_line_bytes=max_line_bytes)
+    return serve_lines(answer_line, stdin, stdout, max_line_bytes=max_line_bytes)

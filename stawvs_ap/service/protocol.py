@@ -10,9 +10,10 @@ result. Everything else is made from that declaration or checked against it:
   ``python devtools/schemagen.py`` writes it, ``tests/test_schemas.py`` fails
   when the file is stale);
 - ``serve --help``'s list of methods;
-- the Python client's methods and docs/service.md's method table, held to the
-  declaration by ``tests/test_service_declarations.py``, which names the
-  expected line when they part.
+- the Python client's methods (:class:`stawvs_ap.service.client.Client`);
+- docs/service.md's method table, held to the declaration by
+  ``tests/test_service_declarations.py``, which names the expected line when
+  they part.
 
 >>> @method("echo", "Answer the text given.", result=obj({"text": TEXT.schema}),
 ...         required={"text": TEXT})
@@ -85,7 +86,8 @@ class Kind:
     """What a parameter must be, said three ways: ``test`` (the check the
     server makes), ``what`` (the words of its refusal), ``schema`` (its JSON
     Schema, which may also give the range the engine itself then refuses with
-    an application error) and ``annotation`` (its type in the Python client)."""
+    an application error) and ``annotation`` (its type in the Python client's
+    method, made from the declaration)."""
 
     test: Callable[[object], bool]
     what: str
