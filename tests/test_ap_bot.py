@@ -14,8 +14,6 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,85 +23,26 @@ from browser_support import require
 
 require(browser=False)
 
-from fake_abstract_play import CLIENT_SECRET, FakeAbstractPlay, abstract_play
+from ap_bot_support import (
+    GAME,
+    Shared,
+    ap,
+    bot_on,
+    journal,
+    new_game,
+    served,
+    shared,
+    webhook,
+)
+from fake_abstract_play import CLIENT_SECRET, FakeAbstractPlay
 from http_support import post, request, running
 
 from stawvs_ap import ErrorCode, StawvsError, StawvsGame
-from stawvs_ap.apbot import ApBot, BotSettings, Journal, Outbound, create_app
-from stawvs_ap.apbot.player import Chooser, Refusal
+from stawvs_ap.apbot import ApBot, BotSettings, Journal, create_app
+from stawvs_ap.apbot.journal import position_key
+from stawvs_ap.apbot.player import Refusal
 
-GAME = "game-1"
-
-
-def random_chooser(game: StawvsGame, seconds: float) -> str:
-    return game.moves()[0]
-
-
-@contextmanager
-def bot_on(
-    ap: FakeAbstractPlay,
-    journal: Path,
-    *,
-    chooser: Chooser | None = random_chooser,
-    spec: str = "greedy",
-    query: bool = True,
-    timeout: float = 5.0,
-    searches: int = 2,
-) -> Iterator[tuple[int, ApBot]]:
-    """The bot served by uvicorn on a free loopback port, talking to ``ap``."""
-    settings = BotSettings.from_environment(ap.environment(query=query))
-    outbound = Outbound(settings, backoff=0.01, timeout=timeout)
-    bot = ApBot(settings, spec, journal, outbound=outbound, chooser=chooser, searches=searches)
-    try:
-        with running(lambda hosts: create_app(bot)) as port:
-            yield port, bot
-    finally:
-        bot.close()
-
-
-def webhook(
-    port: int, ap: FakeAbstractPlay, payload: Any, **signing: Any
-) -> tuple[int, dict[str, Any]]:
-    body = json.dumps(payload).encode()
-    status, _, answer = post(port, body, headers=ap.sign(body, **signing), path="/")
-    return status, json.loads(answer)
-
-
-def new_game(ap: FakeAbstractPlay, players: int = 2, variants: list[str] | None = None) -> None:
-    ap.games[GAME] = StawvsGame.new(players, variants or [], seed=11)
-    ap.get_game_answers.clear()
-
-
-class Shared:
-    """One fake Abstract Play and one bot for the tests that change neither."""
-
-    def __init__(self, ap: FakeAbstractPlay, port: int, bot: ApBot) -> None:
-        self.ap, self.port, self.bot = ap, port, bot
-
-
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared]:
-    journal = tmp_path_factory.mktemp("shared") / "journal.sqlite3"
-    with abstract_play() as ap, bot_on(ap, journal) as (port, bot):
-        yield Shared(ap, port, bot)
-    assert ap.arrivals == []  # none of them sent a move
-
-
-@contextmanager
-def served(shared: Shared) -> Iterator[tuple[int, ApBot]]:
-    yield shared.port, shared.bot
-
-
-@pytest.fixture
-def ap() -> Iterator[FakeAbstractPlay]:
-    with abstract_play() as fake:
-        yield fake
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Path:
-    return tmp_path / "state" / "journal.sqlite3"
-
+__all__ = ["ap", "journal", "shared"]  # fixtures
 
 # -- ping and challenges ---------------------------------------------------------
 
@@ -371,13 +310,6 @@ def test_a_get_game_state_with_other_moves_than_the_webhook_is_refused(shared: S
     assert status == 400 and "differ from move 1" in refusal["message"]
 
 
-def test_no_context_and_no_query_url_is_refused(ap: FakeAbstractPlay, journal: Path) -> None:
-    new_game(ap)
-    with bot_on(ap, journal, query=False) as (port, _):
-        status, refusal = webhook(port, ap, ap.move_payload(GAME, context=False))
-    assert status == 400 and "AP_QUERY_URL" in refusal["message"]
-
-
 @pytest.mark.parametrize(
     ("change", "said"),
     [
@@ -491,16 +423,20 @@ def test_failures_are_retried_with_backoff_then_the_move_arrives(
     assert len(ap.arrivals) == 4
 
 
-def test_a_move_is_tried_a_bounded_number_of_times_then_logged_lost(
+def test_a_move_that_finds_no_platform_is_put_off_and_tried_again_until_it_arrives(
     ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     new_game(ap)
-    ap.script = [503] * 10
+    ap.script = [503] * 12  # more than two series of five tries
+    key = position_key(GAME, ap.games[GAME].move_history())
     with caplog.at_level(logging.INFO, "stawvs_ap.apbot"), bot_on(ap, journal) as (port, bot):
         assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
+        ap.wait_moves(1)
         assert bot.wait_idle(5)
-    assert len(ap.arrivals) == 5
-    assert any(json.loads(r.message)["event"] == "move.lost" for r in caplog.records)
+    assert len(ap.arrivals) == 13 and len(ap.moves) == 1
+    events = [json.loads(r.message)["event"] for r in caplog.records]
+    assert events.count("move.unreachable") == 2 and events.count("move.postponed") == 2
+    assert Journal(journal).status(key) == "submitted"
 
 
 def test_a_refusal_other_than_401_is_not_retried(ap: FakeAbstractPlay, journal: Path) -> None:
@@ -603,7 +539,7 @@ def test_a_move_chosen_before_a_restart_is_sent_without_searching_again(
     new_game(ap)
     game = ap.games[GAME]
     book = Journal(journal)
-    book.accept("k", GAME, 0, 24.0, game.serialize(), now=time.time())
+    book.accept("k", GAME, 0, 24.0, game.serialize(), seat=1, now=time.time())
     book.choose("k", "d7")
     book.close()
 
@@ -713,6 +649,17 @@ def test_the_command_refuses_to_start_without_a_public_key_in_one_line(
     assert "AP_BOT_PUBLIC_KEY" in cli_process.one_error(done)
 
 
+def started_port(proc: Any) -> int:
+    """The port of the bot.started event on standard error."""
+    assert proc.stderr is not None
+    for _ in range(10):
+        started = json.loads(proc.stderr.readline())
+        if started["event"] == "bot.started":
+            break
+    assert started["event"] == "bot.started", started
+    return int(started["url"].split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+
+
 @pytest.mark.slow  # a process of its own, started and stopped: a few seconds
 def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_path: Path) -> None:
     env = {**cli_process.ENV, **ap.environment()}
@@ -721,9 +668,7 @@ def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_
         "ap-bot", "--http", "127.0.0.1:0", "--bot", "greedy", "--journal", journal, env=env
     )
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        port = int(line.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        port = started_port(proc)
         new_game(ap)
         assert request(port, "GET", "/")[0] == 200
         assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
@@ -731,7 +676,8 @@ def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=20)
-    events = [json.loads(line)["event"] for line in err.splitlines() if line.startswith("{")]
-    assert {"ping", "move.accepted", "move.submitted"} <= set(events)
+    events = [json.loads(line)["event"] for line in err.splitlines()]
+    assert {"ping", "move.accepted", "move.submitted", "bot.stopped"} <= set(events)
+    assert proc.returncode == 0
     assert CLIENT_SECRET not in err
     assert journal.exists()
