@@ -9,11 +9,13 @@ the journal not over (:meth:`Journal.games_in_play
 so and polled no more; when it is the bot's seat to move at a position the
 journal has not recorded, the position is admitted exactly as a webhook's
 (:meth:`ApBot.admit <stawvs_ap.apbot.player.ApBot.admit>`, logged
-``turn.recovered``), so a webhook and a poll of one position send one move.
+``turn.recovered``), so a webhook and a poll of one position send one move;
+at a position recorded and put off (its send found no platform) it is tried
+at once (``turn.retried``).
 
 Polling is bounded: one query at a time, at least :data:`QUERY_GAP` seconds
 apart, each within the outbound deadline; a ``429``, a ``5xx`` or no answer
-ends the round and backs off (doubled each time, at most ``poll`` seconds).
+ends the round and backs off (5 s, doubled each time, at most 15 minutes).
 An answer that is not a good game of that id (hostile, malformed, another
 game, a state that does not replay, moves that disagree with the journal) is
 refused with one ``poll.refused`` line and nothing is sent. Between rounds the
@@ -43,6 +45,8 @@ POLL_SECONDS: Final = 300.0
 QUERY_GAP: Final = 0.5
 #: The first pause after the platform answered 429 or 5xx, in seconds.
 BACKOFF_SECONDS: Final = 5.0
+#: The longest pause after the platform answered 429 or 5xx, in seconds.
+BACKOFF_LONGEST: Final = 900.0
 
 
 def _clock_hours(record: dict[str, Any], seat: int) -> float:
@@ -92,6 +96,8 @@ def poll_game(bot: ApBot, gameid: str, seat: int) -> str:
     if game.currplayer != seat:
         return "waiting"
     if known is not None:
+        if bot.journal.pending(known) is not None and bot.line_up(known):
+            log_event("turn.retried", gameid=gameid)  # a put-off position, tried now
         return "known"
     bot.admit(gameid, game, _clock_hours(record, seat), found="turn.recovered")
     return "recovered"
@@ -140,7 +146,7 @@ class Keeper(threading.Thread):
             if self.bot.stopping.is_set():
                 break
             if poll_game(self.bot, gameid, seat) == "unreachable":
-                self._backoff = min(self.poll, max(BACKOFF_SECONDS, 2 * self._backoff))
+                self._backoff = min(BACKOFF_LONGEST, max(BACKOFF_SECONDS, 2 * self._backoff))
                 return self._backoff
             self.bot.stopping.wait(self.gap)
         self._backoff = 0.0
