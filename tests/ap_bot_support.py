@@ -15,7 +15,7 @@ from fake_abstract_play import FakeAbstractPlay, abstract_play
 from http_support import post, running
 
 from stawvs_ap import StawvsGame
-from stawvs_ap.apbot import ApBot, BotSettings, Outbound, create_app
+from stawvs_ap.apbot import ApBot, BotSettings, Journal, Outbound, create_app
 from stawvs_ap.apbot.player import Chooser
 
 GAME = "game-1"
@@ -28,7 +28,7 @@ def random_chooser(game: StawvsGame, seconds: float) -> str:
 @contextmanager
 def bot_on(
     ap: FakeAbstractPlay,
-    journal: Path,
+    journal: Path | Journal,
     *,
     chooser: Chooser | None = random_chooser,
     spec: str = "greedy",

@@ -53,6 +53,7 @@ class FakeAbstractPlay:
         self.tokens: list[str] = []
         self.revoked: set[str] = set()
         self.token_status = 200
+        self.token_value: str | None = None  # the next token answered, when set
         self.script: list[int | str] = []
         self.query_script: list[int | str] = []
         self.token_script: list[int | str] = []
@@ -160,7 +161,7 @@ class FakeAbstractPlay:
         }
         if not good:
             return 400, {"error": "invalid_request"}
-        token = f"token-{len(self.tokens) + 1}-{secrets.token_hex(4)}"
+        token = self.token_value or f"token-{len(self.tokens) + 1}-{secrets.token_hex(4)}"
         self.tokens.append(token)
         return 200, {"access_token": token, "expires_in": self.expires_in, "token_type": "Bearer"}
 

@@ -286,11 +286,11 @@ class Outbound:
             headers["Authorization"] = f"Bearer {token}"
         where = shown_url(url)
         expired = threading.Event()
+        opened: list[socket.socket] = []
 
         def cut_off() -> None:  # a trickling answer is cut off at the deadline
             expired.set()
-            sock = connection.sock
-            if sock is not None:
+            for sock in opened:  # kept here: the connection forgets it once answered
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
 
@@ -298,6 +298,11 @@ class Outbound:
         timer.daemon = True
         timer.start()
         try:
+            connection.connect()
+            if connection.sock is not None:
+                opened.append(connection.sock)
+            if expired.is_set():
+                cut_off()
             connection.request("POST", path, body=body, headers=headers)
             response = connection.getresponse()
             data = response.read(MAX_ANSWER_BYTES + 1)

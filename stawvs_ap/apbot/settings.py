@@ -165,7 +165,7 @@ def parse_public_key(material: str) -> Ed25519PublicKey:
         if decoded is None:
             raise _bad(f"AP_BOT_PUBLIC_KEY is not a key: expected {_KEY_FORMS}")
         shown = decoded.decode("utf-8", "replace")
-        if "ssh-" in shown or _SSH2_BEGIN in shown:
+        if shown.lstrip().startswith("ssh-") or _SSH2_BEGIN in shown:
             return parse_public_key(shown)
         return _from_wire(decoded)
     if _SSH2_BEGIN in text:
@@ -198,7 +198,11 @@ def load_public_key(value: str) -> Ed25519PublicKey:
     """The key of ``value``: key material itself (:func:`parse_public_key`) or
     the path of a file holding it."""
     text = value.strip()
-    if "\n" not in text and len(text) < 4096 and "\0" not in text and Path(text).is_file():
+    try:
+        named = "\n" not in text and "\0" not in text and Path(text).is_file()
+    except OSError:  # too long a name: key material
+        named = False
+    if named:
         text = _read_small(Path(text), "the AP_BOT_PUBLIC_KEY file")
     return parse_public_key(text)
 
