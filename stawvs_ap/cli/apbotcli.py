@@ -116,16 +116,19 @@ def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
     if args.poll < 0:
         raise WebCliError("--poll must be 0 (off) or a number of seconds")
     settings = _settings(args)
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(message)s"))
-    LOGGER.addHandler(handler)
-    LOGGER.setLevel(logging.INFO)
     LOGGER.propagate = False
+    quiet = logging.NullHandler()  # a refusal is said in the one error line alone
+    LOGGER.addHandler(quiet)
     outbound = Outbound(settings)
     try:
         outbound.token()  # the credentials tried before anything is served
     except Failed as exc:
         raise WebCliError(f"no token, the bot does not start: {exc}") from None
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    LOGGER.removeHandler(quiet)
+    LOGGER.addHandler(handler)
+    LOGGER.setLevel(logging.INFO)
     journal_path: Path = args.journal or default_journal_path()
     journal = Journal(journal_path)
     host, port = args.http
@@ -138,11 +141,18 @@ def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
     keeper = Keeper(bot, poll=args.poll)
     stops: list[int] = []
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    server = http.server(create_app(bot))
+    server.config.timeout_graceful_shutdown = _SERVER_STOP_SECONDS
+
+    def stop(signum: int, frame: object) -> None:
+        stops.append(signum)
+        server.should_exit = True  # also when the signal comes before uvicorn listens for it
+
     try:
         # uvicorn stops the server on these signals and raises them again once
         # stopped: these handlers then take them, so the stop ends with status 0.
         for sig in previous:
-            signal.signal(sig, lambda signum, frame: stops.append(signum))
+            signal.signal(sig, stop)
         keeper.start()
         actual = sock.getsockname()[1]
         shown = f"[{host.strip('[]')}]" if ":" in host else host
@@ -153,8 +163,6 @@ def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
             journal=str(journal_path),
             poll_seconds=args.poll,
         )
-        server = http.server(create_app(bot))
-        server.config.timeout_graceful_shutdown = _SERVER_STOP_SECONDS
         server.run(sockets=[sock])
     finally:
         bot.close(wait=STOP_SECONDS - _SERVER_STOP_SECONDS - 1)
