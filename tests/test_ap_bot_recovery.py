@@ -243,3 +243,15 @@ def test_a_poll_that_finds_the_game_moved_on_settles_the_positions_behind(
         ap.wait_moves(1)
     finally:
         bot.close(wait=2)
+
+
+def test_a_burst_of_webhooks_moves_every_game_exactly_once() -> None:
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "apbot.py"
+    spec = importlib.util.spec_from_file_location("apbot_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    figures = benchmark.burst(10)  # the benchmark's 50, smaller; its timing is not judged here
+    assert figures["all_202"] and figures["exactly_once"] and figures["moves_sent"] == 10

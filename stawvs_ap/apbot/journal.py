@@ -220,7 +220,10 @@ class Journal:
                 str(path), check_same_thread=False, isolation_level=None, timeout=busy_seconds
             )
             if not memory:
+                # Write-ahead: a reader stops no write. NORMAL: a commit survives
+                # the process's end; only a power cut may take the last ones.
                 self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
             self._db.execute(_UPGRADE)
             self._db.execute(
@@ -260,7 +263,12 @@ class Journal:
                 raise JournalFault(str(exc)) from None
 
     def _rows(self, sql: str, *args: Any) -> list[Any]:
-        return self._do(lambda db: db.execute(sql, args).fetchall())
+        """The rows of one read (a statement is a transaction of its own)."""
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise JournalFault(str(exc)) from None
 
     # -- positions ---------------------------------------------------------
 
