@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from ..errors import ErrorCode, StawvsError
-from ..service.jsonrpc import RpcError, loads_bounded
+from ..service.jsonrpc import RpcError, ServiceErrorCode, loads_bounded
 from .logs import hide, log_event
 from .settings import BotSettings, shown_url
 
@@ -83,9 +83,13 @@ class QueryFailed(StawvsError):
         return self.status in {0, 408, 429} or self.status >= 500
 
 
-class Failed(Exception):
-    """A request that got no whole answer in time (the message says why, with
-    no secret in it)."""
+class Failed(StawvsError):
+    """A request that got no whole answer in time, or a token address that gave
+    no token (code ``CONNECTION_FAILED``; the message says why, with no secret
+    in it)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ServiceErrorCode.CONNECTION_FAILED, message)
 
 
 @dataclass
