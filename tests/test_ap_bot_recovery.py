@@ -127,7 +127,7 @@ def test_polling_backs_off_when_the_platform_answers_503(
         assert keeper.rounds == 1
 
 
-def test_polling_asks_at_most_one_game_per_gap(ap: FakeAbstractPlay, journal: Path) -> None:
+def test_polling_asks_at_most_one_game_per_gap_and_plays_only_its_own_seat(ap: FakeAbstractPlay, journal: Path) -> None:
     settings = BotSettings.from_environment(ap.environment())
     bot = ApBot(settings, "greedy", journal, searches=1)
     try:
@@ -139,9 +139,11 @@ def test_polling_asks_at_most_one_game_per_gap(ap: FakeAbstractPlay, journal: Pa
         started = time.monotonic()
         Keeper(bot, poll=0, gap=0.2).poll_round()
         assert time.monotonic() - started >= 5 * 0.2
+        assert bot.wait_idle(5)
     finally:
         bot.close(wait=1)
     assert len(ap.queries) == 6
+    assert ap.arrivals == []  # each game waits for the other seat: nothing to play
 
 
 def test_a_restart_finds_the_turns_that_came_while_the_bot_was_down(
