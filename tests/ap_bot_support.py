@@ -103,3 +103,12 @@ def ap() -> Iterator[FakeAbstractPlay]:
 @pytest.fixture
 def journal(tmp_path: Path) -> Path:
     return tmp_path / "state" / "journal.sqlite3"
+
+
+def play_bot_moves(port: int, ap: FakeAbstractPlay, count: int) -> None:
+    """``count`` turns of the bot, each after a move of the fake's own."""
+    game = ap.games[GAME]
+    for turn in range(count):
+        game.move(game.moves()[-1])
+        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
+        ap.wait_moves(turn + 1)

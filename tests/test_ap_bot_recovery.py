@@ -127,7 +127,9 @@ def test_polling_backs_off_when_the_platform_answers_503(
         assert keeper.rounds == 1
 
 
-def test_polling_asks_at_most_one_game_per_gap_and_plays_only_its_own_seat(ap: FakeAbstractPlay, journal: Path) -> None:
+def test_polling_asks_at_most_one_game_per_gap_and_plays_only_its_own_seat(
+    ap: FakeAbstractPlay, journal: Path
+) -> None:
     settings = BotSettings.from_environment(ap.environment())
     bot = ApBot(settings, "greedy", journal, searches=1)
     try:
