@@ -223,3 +223,18 @@ def test_the_202_arrives_within_half_a_second_while_searches_run(
         assert webhook(port, ap, ap.move_payload("c", clock=48))[0] == 202
         assert time.perf_counter() - started < 0.5
         ap.wait_moves(3, timeout=15)
+
+
+def test_a_duplicate_webhook_of_a_position_put_off_tries_it_at_once(
+    ap: FakeAbstractPlay, journal: Path
+) -> None:
+    new_game(ap)
+    ap.script = [503] * 5
+    payload = ap.move_payload(GAME)
+    with bot_on(ap, journal, retry=(3600, 3600)) as (port, bot):
+        assert webhook(port, ap, payload)[0] == 202
+        assert bot.wait_idle(5)
+        assert ap.moves == []  # put off for an hour
+        assert webhook(port, ap, payload) == (202, {"queued": True, "duplicate": True})
+        ap.wait_moves(1)
+    assert len(ap.arrivals) == 6

@@ -142,8 +142,11 @@ class ApBot:
         except StawvsError as exc:
             raise Refusal(400, exc.code, exc.message) from None
         try:
-            if self.journal.knows(position_key(gameid, payload.get("moves"))):
+            known = position_key(gameid, payload.get("moves"))
+            if self.journal.knows(known):
                 log_event("move.duplicate", gameid=gameid)
+                if self.journal.pending(known) is not None:
+                    self.line_up(known)  # a position put off: a new webhook tries it now
                 return "duplicate"
             self._room()
             try:
