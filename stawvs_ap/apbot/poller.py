@@ -134,7 +134,8 @@ class Keeper(threading.Thread):
                     pause = self.poll_round()
                     next_round = time.monotonic() + pause
             except JournalFault as fault:
-                log_event("journal.busy", level=logging.WARNING, why=fault.message)
+                if not stopping.is_set():  # at a stop the journal closes under the keeper
+                    log_event("journal.busy", level=logging.WARNING, why=fault.message)
             except Exception as exc:  # the keeper outlives any fault
                 log_event("poll.failed", level=logging.ERROR, error=f"{type(exc).__name__}: {exc}")
             stopping.wait(self.tick)
