@@ -9,9 +9,12 @@ base64 in ``X-Signature``), and serves on one free loopback port:
   applied to the fake's game, validated, and recorded;
 - ``/query``: the public ``get_game`` query, answering the game's state.
 
-Tests script its answers (:attr:`FakeAbstractPlay.script`: statuses to answer
-the next bot-query requests with, ``"stall"`` for one that answers late and
-applies nothing) and read what arrived.
+Tests script its answers and read what arrived: :attr:`FakeAbstractPlay.script`
+holds statuses to answer the next bot-query requests with (``"stall"`` for
+one that answers late and applies nothing, ``"redirect"`` for a 307 to
+``/elsewhere``, ``"trickle"`` for an answer sent one byte at a time),
+:attr:`query_script` the same for ``get_game`` and :attr:`token_script` for
+the token address. ``/elsewhere`` records every request that reaches it.
 """
 
 from __future__ import annotations
@@ -50,7 +53,12 @@ class FakeAbstractPlay:
         self.tokens: list[str] = []
         self.revoked: set[str] = set()
         self.token_status = 200
+        self.token_value: str | None = None  # the next token answered, when set
         self.script: list[int | str] = []
+        self.query_script: list[int | str] = []
+        self.token_script: list[int | str] = []
+        self.trickle_seconds = 1.0
+        self.elsewhere: list[dict[str, str]] = []  # requests that followed a redirect
         self.query_delay = 0.0
         self.stall_seconds = 1.0
         self.games: dict[str, StawvsGame] = {}
@@ -153,7 +161,7 @@ class FakeAbstractPlay:
         }
         if not good:
             return 400, {"error": "invalid_request"}
-        token = f"token-{len(self.tokens) + 1}-{secrets.token_hex(4)}"
+        token = self.token_value or f"token-{len(self.tokens) + 1}-{secrets.token_hex(4)}"
         self.tokens.append(token)
         return 200, {"access_token": token, "expires_in": self.expires_in, "token_type": "Bearer"}
 
@@ -203,10 +211,48 @@ def _handler(ap: FakeAbstractPlay) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
+        def do_GET(self) -> None:
+            self.do_POST()
+
+        def trickle(self) -> None:
+            """An answer that never ends: a byte every ``trickle_seconds``."""
+            try:
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", "100000")
+                self.end_headers()
+                for _ in range(10_000):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(ap.trickle_seconds)
+            except OSError:
+                pass
+
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(min(length, 1 << 22))
-            if self.path == "/token":
+            scripts = {"/token": ap.token_script, "/botQuery": ap.script, "/query": ap.query_script}
+            script = scripts.get(self.path)
+            if script and script[0] in {"trickle", "redirect"}:
+                scripted = script.pop(0)
+                if self.path == "/botQuery":
+                    ap.arrivals.append({"auth": self.headers.get("authorization", "")})
+                if scripted == "trickle":
+                    self.trickle()
+                    return
+                self.send_response(307)
+                self.send_header("location", ap.url("/elsewhere"))
+                self.send_header("content-length", "0")
+                self.end_headers()
+                return
+            if self.path in {"/token", "/query"} and script and isinstance(script[0], int):
+                status, answer = script.pop(0), {"message": "scripted"}
+                if self.path == "/query":
+                    ap.queries.append(json.loads(raw))
+            elif self.path == "/elsewhere":
+                ap.elsewhere.append(dict(self.headers.items()))
+                status, answer = 200, {"message": "elsewhere"}
+            elif self.path == "/token":
                 form = urllib.parse.parse_qs(raw.decode("ascii"))
                 status, answer = ap.token(form)
             elif self.path == "/botQuery":

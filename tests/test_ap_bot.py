@@ -12,10 +12,7 @@ import json
 import logging
 import signal
 import socket
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,85 +22,26 @@ from browser_support import require
 
 require(browser=False)
 
-from fake_abstract_play import CLIENT_SECRET, FakeAbstractPlay, abstract_play
-from http_support import post, request, running
+from ap_bot_support import (
+    GAME,
+    Shared,
+    ap,
+    bot_on,
+    journal,
+    new_game,
+    play_bot_moves,
+    served,
+    shared,
+    webhook,
+)
+from fake_abstract_play import CLIENT_SECRET, FakeAbstractPlay
+from http_support import post, request
 
-from stawvs_ap import ErrorCode, StawvsError, StawvsGame
-from stawvs_ap.apbot import ApBot, BotSettings, Journal, Outbound, create_app
-from stawvs_ap.apbot.player import Chooser, Refusal
+from stawvs_ap import ErrorCode, StawvsError
+from stawvs_ap.apbot import BotSettings, create_app
+from stawvs_ap.apbot.player import Refusal
 
-GAME = "game-1"
-
-
-def random_chooser(game: StawvsGame, seconds: float) -> str:
-    return game.moves()[0]
-
-
-@contextmanager
-def bot_on(
-    ap: FakeAbstractPlay,
-    journal: Path,
-    *,
-    chooser: Chooser | None = random_chooser,
-    spec: str = "greedy",
-    query: bool = True,
-    timeout: float = 5.0,
-    searches: int = 2,
-) -> Iterator[tuple[int, ApBot]]:
-    """The bot served by uvicorn on a free loopback port, talking to ``ap``."""
-    settings = BotSettings.from_environment(ap.environment(query=query))
-    outbound = Outbound(settings, backoff=0.01, timeout=timeout)
-    bot = ApBot(settings, spec, journal, outbound=outbound, chooser=chooser, searches=searches)
-    try:
-        with running(lambda hosts: create_app(bot)) as port:
-            yield port, bot
-    finally:
-        bot.close()
-
-
-def webhook(
-    port: int, ap: FakeAbstractPlay, payload: Any, **signing: Any
-) -> tuple[int, dict[str, Any]]:
-    body = json.dumps(payload).encode()
-    status, _, answer = post(port, body, headers=ap.sign(body, **signing), path="/")
-    return status, json.loads(answer)
-
-
-def new_game(ap: FakeAbstractPlay, players: int = 2, variants: list[str] | None = None) -> None:
-    ap.games[GAME] = StawvsGame.new(players, variants or [], seed=11)
-    ap.get_game_answers.clear()
-
-
-class Shared:
-    """One fake Abstract Play and one bot for the tests that change neither."""
-
-    def __init__(self, ap: FakeAbstractPlay, port: int, bot: ApBot) -> None:
-        self.ap, self.port, self.bot = ap, port, bot
-
-
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared]:
-    journal = tmp_path_factory.mktemp("shared") / "journal.sqlite3"
-    with abstract_play() as ap, bot_on(ap, journal) as (port, bot):
-        yield Shared(ap, port, bot)
-    assert ap.arrivals == []  # none of them sent a move
-
-
-@contextmanager
-def served(shared: Shared) -> Iterator[tuple[int, ApBot]]:
-    yield shared.port, shared.bot
-
-
-@pytest.fixture
-def ap() -> Iterator[FakeAbstractPlay]:
-    with abstract_play() as fake:
-        yield fake
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Path:
-    return tmp_path / "state" / "journal.sqlite3"
-
+__all__ = ["ap", "journal", "shared"]  # fixtures
 
 # -- ping and challenges ---------------------------------------------------------
 
@@ -347,6 +285,8 @@ def test_without_a_context_the_bot_rebuilds_the_game_with_get_game(
         ((500, {"message": "not found"}), "get_game answered 500"),
         ((200, {"game": {}}), "no game state"),
         ((200, {"game": {"state": "{}"}}), "does not load"),
+        ((200, b'{"game": {"state": ' + b"[" * 50_000 + b"]" * 50_000 + b"}}"), "nested"),
+        ((200, {"game": {"id": "another", "state": "{}"}}), "another game"),
     ],
 )
 def test_no_context_and_no_usable_get_game_answer_is_refused(
@@ -369,13 +309,6 @@ def test_a_get_game_state_with_other_moves_than_the_webhook_is_refused(shared: S
     with served(shared) as (port, _):
         status, refusal = webhook(port, ap, payload)
     assert status == 400 and "differ from move 1" in refusal["message"]
-
-
-def test_no_context_and_no_query_url_is_refused(ap: FakeAbstractPlay, journal: Path) -> None:
-    new_game(ap)
-    with bot_on(ap, journal, query=False) as (port, _):
-        status, refusal = webhook(port, ap, ap.move_payload(GAME, context=False))
-    assert status == 400 and "AP_QUERY_URL" in refusal["message"]
 
 
 @pytest.mark.parametrize(
@@ -429,208 +362,6 @@ def test_a_refusal_is_a_stawvs_error_with_the_code_of_what_is_wrong(shared: Shar
         shared.bot.accept(ap.move_payload(GAME))
     assert (over.value.status, over.value.code) == (400, ErrorCode.GAMEOVER)
     assert over.value.message == "the game is over: there is no move to make"
-
-
-# -- the token ----------------------------------------------------------------------
-
-
-def play_bot_moves(port: int, ap: FakeAbstractPlay, count: int) -> None:
-    """``count`` turns of the bot, each after a move of the fake's own."""
-    game = ap.games[GAME]
-    for turn in range(count):
-        game.move(game.moves()[-1])
-        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
-        ap.wait_moves(turn + 1)
-
-
-def test_the_token_is_kept_between_moves(ap: FakeAbstractPlay, journal: Path) -> None:
-    new_game(ap)
-    with bot_on(ap, journal) as (port, _):
-        play_bot_moves(port, ap, 3)
-    assert len(ap.tokens) == 1
-
-
-def test_a_token_within_a_minute_of_its_expiry_is_replaced(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    ap.expires_in = 60
-    new_game(ap)
-    with bot_on(ap, journal) as (port, _):
-        play_bot_moves(port, ap, 2)
-    assert len(ap.tokens) == 2
-
-
-def test_a_401_gets_a_new_token_and_one_more_try(ap: FakeAbstractPlay, journal: Path) -> None:
-    new_game(ap)
-    with bot_on(ap, journal) as (port, _):
-        play_bot_moves(port, ap, 1)
-        ap.revoked.add(ap.tokens[0])
-        play_bot_moves(port, ap, 1)
-    assert len(ap.tokens) == 2
-    assert [a["auth"] for a in ap.arrivals[1:]] == [f"Bearer {t}" for t in ap.tokens]
-
-
-def test_a_second_401_is_final(ap: FakeAbstractPlay, journal: Path) -> None:
-    new_game(ap)
-    ap.script = [401, 401, 401]
-    with bot_on(ap, journal) as (port, bot):
-        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
-        assert bot.wait_idle(5)
-    assert len(ap.arrivals) == 2 and len(ap.tokens) == 2
-    assert ap.moves == []
-
-
-def test_failures_are_retried_with_backoff_then_the_move_arrives(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    new_game(ap)
-    ap.script = [503, 429, 502]
-    with bot_on(ap, journal) as (port, _):
-        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
-        ap.wait_moves(1)
-    assert len(ap.arrivals) == 4
-
-
-def test_a_move_is_tried_a_bounded_number_of_times_then_logged_lost(
-    ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    new_game(ap)
-    ap.script = [503] * 10
-    with caplog.at_level(logging.INFO, "stawvs_ap.apbot"), bot_on(ap, journal) as (port, bot):
-        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
-        assert bot.wait_idle(5)
-    assert len(ap.arrivals) == 5
-    assert any(json.loads(r.message)["event"] == "move.lost" for r in caplog.records)
-
-
-def test_a_refusal_other_than_401_is_not_retried(ap: FakeAbstractPlay, journal: Path) -> None:
-    new_game(ap)
-    ap.script = [400]
-    with bot_on(ap, journal) as (port, bot):
-        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
-        assert bot.wait_idle(5)
-    assert len(ap.arrivals) == 1
-
-
-def test_a_bot_query_that_answers_too_late_is_tried_again(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    new_game(ap)
-    ap.script = ["stall"]
-    ap.stall_seconds = 1.0
-    with bot_on(ap, journal, timeout=0.3) as (port, _):
-        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
-        ap.wait_moves(1)
-    assert len(ap.arrivals) == 2 and len(ap.moves) == 1
-
-
-@pytest.mark.slow  # waits out a slow bot-query on purpose
-def test_a_slow_bot_query_holds_up_no_webhook(ap: FakeAbstractPlay, journal: Path) -> None:
-    ap.query_delay = 0.6
-    ap.games["a"] = StawvsGame.new(2, seed=1)
-    ap.games["b"] = StawvsGame.new(2, seed=2)
-    with bot_on(ap, journal) as (port, _):
-        assert webhook(port, ap, ap.move_payload("a"))[0] == 202
-        time.sleep(0.1)  # the first move is on its way, slowly
-        started = time.perf_counter()
-        assert webhook(port, ap, ap.move_payload("b"))[0] == 202
-        assert time.perf_counter() - started < 0.5
-        ap.wait_moves(2)
-
-
-# -- exactly once -------------------------------------------------------------------
-
-
-def test_a_duplicate_webhook_is_answered_202_and_sends_nothing_more(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    new_game(ap)
-    payload = ap.move_payload(GAME)
-    with bot_on(ap, journal) as (port, bot):
-        assert webhook(port, ap, payload) == (202, {"queued": True, "duplicate": False})
-        ap.wait_moves(1)
-        assert webhook(port, ap, payload) == (202, {"queued": True, "duplicate": True})
-        assert bot.wait_idle(5)
-    assert len(ap.arrivals) == 1
-
-
-def test_a_duplicate_of_a_position_in_progress_sends_nothing_more(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    new_game(ap)
-    release = threading.Event()
-
-    def slow(game: StawvsGame, seconds: float) -> str:
-        release.wait(5)
-        return game.moves()[0]
-
-    payload = ap.move_payload(GAME)
-    with bot_on(ap, journal, chooser=slow) as (port, bot):
-        assert webhook(port, ap, payload)[0] == 202
-        assert webhook(port, ap, payload) == (202, {"queued": True, "duplicate": True})
-        release.set()
-        ap.wait_moves(1)
-        assert bot.wait_idle(5)
-    assert len(ap.arrivals) == 1
-
-
-def test_a_position_accepted_before_a_restart_is_finished_after_it(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    new_game(ap)
-    stuck = threading.Event()
-
-    def never(game: StawvsGame, seconds: float) -> str:
-        stuck.wait(5)
-        return game.moves()[0]
-
-    settings = BotSettings.from_environment(ap.environment())
-    crashed = ApBot(settings, "greedy", Journal(journal), chooser=never)
-    with running(lambda hosts: create_app(crashed)) as port:
-        assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
-    crashed.close(wait=0.1)  # gone mid-search, as a killed process is
-    with bot_on(ap, journal) as (_, bot):
-        ap.wait_moves(1)
-        stuck.set()  # the old search ends now, and must send nothing
-        assert bot.wait_idle(5)
-        time.sleep(0.2)
-    assert len(ap.arrivals) == 1
-
-
-def test_a_move_chosen_before_a_restart_is_sent_without_searching_again(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    new_game(ap)
-    game = ap.games[GAME]
-    book = Journal(journal)
-    book.accept("k", GAME, 0, 24.0, game.serialize(), now=time.time())
-    book.choose("k", "d7")
-    book.close()
-
-    def forbidden(game: StawvsGame, seconds: float) -> str:
-        raise AssertionError("searched again")
-
-    with bot_on(ap, journal, chooser=forbidden) as (_, bot):
-        (move,) = ap.wait_moves(1)
-        assert bot.wait_idle(5)
-    assert move["move"] == "d7"
-    assert Journal(journal).status("k") == "submitted"
-
-
-@pytest.mark.slow  # two real searches of a second each
-def test_the_202_arrives_within_half_a_second_while_searches_run(
-    ap: FakeAbstractPlay, journal: Path
-) -> None:
-    for seed, name in enumerate("abc", start=1):
-        ap.games[name] = StawvsGame.new(2, seed=seed)
-    with bot_on(ap, journal, chooser=None, spec="mcts:seconds=1") as (port, _):
-        for name in "ab":  # both search slots busy
-            assert webhook(port, ap, ap.move_payload(name, clock=48))[0] == 202
-        time.sleep(0.2)
-        started = time.perf_counter()
-        assert webhook(port, ap, ap.move_payload("c", clock=48))[0] == 202
-        assert time.perf_counter() - started < 0.5
-        ap.wait_moves(3, timeout=15)
 
 
 # -- logs -------------------------------------------------------------------------
@@ -713,6 +444,17 @@ def test_the_command_refuses_to_start_without_a_public_key_in_one_line(
     assert "AP_BOT_PUBLIC_KEY" in cli_process.one_error(done)
 
 
+def started_port(proc: Any) -> int:
+    """The port of the bot.started event on standard error."""
+    assert proc.stderr is not None
+    for _ in range(10):
+        started = json.loads(proc.stderr.readline())
+        if started["event"] == "bot.started":
+            break
+    assert started["event"] == "bot.started", started
+    return int(started["url"].split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+
+
 @pytest.mark.slow  # a process of its own, started and stopped: a few seconds
 def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_path: Path) -> None:
     env = {**cli_process.ENV, **ap.environment()}
@@ -721,9 +463,7 @@ def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_
         "ap-bot", "--http", "127.0.0.1:0", "--bot", "greedy", "--journal", journal, env=env
     )
     try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        port = int(line.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        port = started_port(proc)
         new_game(ap)
         assert request(port, "GET", "/")[0] == 200
         assert webhook(port, ap, ap.move_payload(GAME))[0] == 202
@@ -731,7 +471,8 @@ def test_the_command_serves_the_bot_until_interrupted(ap: FakeAbstractPlay, tmp_
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=20)
-    events = [json.loads(line)["event"] for line in err.splitlines() if line.startswith("{")]
-    assert {"ping", "move.accepted", "move.submitted"} <= set(events)
+    events = [json.loads(line)["event"] for line in err.splitlines()]
+    assert {"ping", "move.accepted", "move.submitted", "bot.stopped"} <= set(events)
+    assert proc.returncode == 0
     assert CLIENT_SECRET not in err
     assert journal.exists()

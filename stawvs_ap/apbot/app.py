@@ -16,8 +16,14 @@ speaks Abstract Play's bot protocol (node-backend ``docs/bots/protocol.md``).
   ``POST`` to the bot-query URL.
 - Any other verb gets ``400``, any other method ``405``.
 
-Every answer is JSON, a refusal ``{"message": "<one line>"}``; every request
-is logged in one line. :func:`create_app` gives an application a host may
+Every answer is JSON, a refusal ``{"message": "<one line>"}``. Requests are
+logged in one line each, except that the refusals of unsigned or unreadable
+requests (what any stranger can send) are throttled: one line per kind a
+minute, with the count of those held back. The bodies being read at once hold
+at most :data:`MAX_BODIES_IN_FLIGHT` bytes (counted by their
+``Content-Length``, a mebibyte for one without): past it a request gets
+``503`` at once. A busy journal gets ``503`` (worth trying again), and no
+fault ever answers with a traceback. :func:`create_app` gives an application a host may
 mount in its own (``Mount("/stawvs-bot", app=create_app(bot))``).
 """
 
@@ -39,7 +45,8 @@ from starlette.types import Receive, Scope, Send
 
 from ..service.http import Guard
 from ..service.webserver import BodyTooLarge, ClientGone, read_body
-from .logs import log_event
+from .journal import JournalFault
+from .logs import Throttle, log_event
 from .player import ApBot, Refusal
 from .protocol import MAX_BODY_BYTES, challenge_refusal, signature_fault
 
@@ -47,6 +54,8 @@ __all__ = ["BotEndpoint", "create_app"]
 
 #: How many webhooks are judged at once (each in a worker thread).
 JUDGES: Final = 8
+#: The most bytes of request bodies being read and judged at once.
+MAX_BODIES_IN_FLIGHT: Final = 16 * MAX_BODY_BYTES
 _JSON: Final = "application/json"
 
 
@@ -61,6 +70,14 @@ async def _answer(send: Send, status: int, body: dict[str, Any]) -> None:
     await send({"type": "http.response.body", "body": data})
 
 
+def _variants(value: object) -> list[str] | str:
+    """A challenge's variants for the log: the list itself when it is a list of
+    texts, else a short description of what came."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return json.dumps(value)[:100]
+
+
 class BotEndpoint:
     """The ASGI application of the endpoint, answering for ``bot``; ``clock``
     (``time.time``) is the clock signatures are judged by."""
@@ -69,11 +86,14 @@ class BotEndpoint:
         self.bot = bot
         self._clock = clock
         self._judges = CapacityLimiter(JUDGES)
+        self._in_flight = 0  # bytes of bodies reserved (one event loop: no lock)
+        self._throttle = Throttle()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         method = scope["method"]
         if method in {"GET", "HEAD"}:
-            log_event("ping")
+            if (held := self._throttle.let_through("ping")) is not None:
+                log_event("ping", suppressed=held)
             await _answer(send, 200, {"operational": True})
             return
         if method != "POST":
@@ -95,26 +115,55 @@ class BotEndpoint:
         if length is not None and int(length) > MAX_BODY_BYTES:
             await self._refuse(send, 413, f"the body is longer than {MAX_BODY_BYTES} bytes")
             return
+        size = MAX_BODY_BYTES if length is None else int(length)
+        if self._in_flight + size > MAX_BODIES_IN_FLIGHT:
+            await self._refuse(send, 503, "too many requests at once: try again")
+            return
+        self._in_flight += size
         try:
-            body = await read_body(receive, MAX_BODY_BYTES)
-        except BodyTooLarge:
-            await self._refuse(send, 413, f"the body is longer than {MAX_BODY_BYTES} bytes")
-            return
-        except ClientGone:
-            return
-        status, answer = await anyio.to_thread.run_sync(
-            self._judge, headers, bytes(body), limiter=self._judges
-        )
+            try:
+                body = await read_body(receive, MAX_BODY_BYTES)
+            except BodyTooLarge:
+                await self._refuse(send, 413, f"the body is longer than {MAX_BODY_BYTES} bytes")
+                return
+            except ClientGone:
+                return
+            status, answer = await anyio.to_thread.run_sync(
+                self._judge, headers, bytes(body), limiter=self._judges
+            )
+        finally:
+            self._in_flight -= size
         await _answer(send, status, answer)
 
     async def _refuse(self, send: Send, status: int, reason: str) -> None:
-        log_event("request.refused", level=logging.WARNING, status=status, why=reason)
+        """Refuse a request not yet authenticated; its log line is throttled."""
+        held = self._throttle.let_through(f"{status} {reason}")
+        if held is not None:
+            log_event(
+                "request.refused", level=logging.WARNING, status=status, why=reason, suppressed=held
+            )
         await _answer(send, status, {"message": reason})
 
     def _judge(self, headers: Headers, body: bytes) -> tuple[int, dict[str, Any]]:
         """The answer to a signed POST (in a worker thread: it may query Abstract Play)."""
-        status, answer = self._judged(headers, body)
-        if status >= 400:
+        try:
+            status, answer = self._judged(headers, body)
+        except JournalFault as fault:
+            log_event("journal.busy", level=logging.WARNING, why=fault.message)
+            return 503, {"message": "the journal is busy: try again"}
+        except Exception as exc:  # a fault of ours: one line, never a traceback
+            log_event("request.failed", level=logging.ERROR, error=type(exc).__name__)
+            return 500, {"message": "the bot failed to judge the request"}
+        if status == 401:  # a stranger's request: throttled as the others
+            if (held := self._throttle.let_through(f"401 {answer['message']}")) is not None:
+                log_event(
+                    "request.refused",
+                    level=logging.WARNING,
+                    status=status,
+                    why=answer["message"],
+                    suppressed=held,
+                )
+        elif status >= 400:
             log_event(
                 "request.refused", level=logging.WARNING, status=status, why=answer["message"]
             )
@@ -151,7 +200,7 @@ class BotEndpoint:
             log_event(
                 "challenge",
                 accepted=reason is None,
-                variants=json.dumps(payload.get("variants"))[:100],
+                variants=_variants(payload.get("variants")),
             )
             if reason is not None:
                 return 400, {"message": reason}
