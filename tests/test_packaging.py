@@ -142,9 +142,8 @@ def test_the_web_extra_is_what_the_web_modules_import_beyond_the_rest() -> None:
     requires = importlib.metadata.requires("stawvs-ap") or []
     web = {_requirement_name(r) for r in requires if 'extra == "web"' in r}
     # anyio comes with Starlette (its own dependency), which the web modules build on;
-    # httptools: the command line's web doors check for it.
     # cryptography is the ap-bot extra's (the test below).
-    assert web == {"starlette", "uvicorn", "httptools"}
+    assert web == {"starlette", "uvicorn"}
     assert third_party - {"cryptography"} == web | {"anyio"}
 
 

@@ -44,7 +44,7 @@ AP_BOT_EXTRA: Final = 'pip install "stawvs-ap[web,ap-bot]"'
 STOP_SECONDS: Final = 15.0
 #: Seconds the server gives requests under way at a stop.
 _SERVER_STOP_SECONDS: Final = 2
-_NEEDED: Final = frozenset({"starlette", "uvicorn", "anyio", "httptools", "cryptography"})
+_NEEDED: Final = frozenset({"starlette", "uvicorn", "anyio", "h11", "cryptography"})
 
 
 def _settings(args: argparse.Namespace) -> Any:
@@ -92,9 +92,7 @@ def _check(args: argparse.Namespace) -> dict[str, str]:
 
 def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
     try:
-        # Imported here to tell at once what is missing (httptools keeps the
-        # limits of every server of ours: stawvs_ap.service.webserver).
-        import httptools  # noqa: F401
+        # Imported here to tell at once what is missing.
         import uvicorn  # noqa: F401
 
         from ..apbot import ApBot, Journal, default_journal_path
@@ -103,11 +101,12 @@ def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
         from ..apbot.outbound import Failed, Outbound
         from ..apbot.poller import Keeper
         from ..service import http
+        from ..service.webserver import limited_server
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in _NEEDED:
             raise
         raise WebCliError(
-            f"the bot needs Starlette, uvicorn, httptools and cryptography: {AP_BOT_EXTRA}"
+            f"the bot needs Starlette, uvicorn and cryptography: {AP_BOT_EXTRA}"
         ) from None
     if args.check:
         return _check(args)
@@ -141,7 +140,7 @@ def _cmd_ap_bot(args: argparse.Namespace, io: object) -> dict[str, str]:
     keeper = Keeper(bot, poll=args.poll)
     stops: list[int] = []
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    server = http.server(create_app(bot))
+    server = limited_server(create_app(bot))
     server.config.timeout_graceful_shutdown = _SERVER_STOP_SECONDS
 
     def stop(signum: int, frame: object) -> None:

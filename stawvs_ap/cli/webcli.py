@@ -5,7 +5,7 @@
     stawvs-ap serve --http 127.0.0.1:8765      # JSON-RPC 2.0 by POST to /rpc
     stawvs-ap playground --open                # the page on http://127.0.0.1:8765/
 
-Both need the ``web`` extra (Starlette, uvicorn and httptools); without it they say what
+Both need the ``web`` extra (Starlette and uvicorn); without it they say what
 to install, in one line, and exit with status 2. The modules that need it
 are imported only here, when one of these commands runs, so the rest of the
 command line works without them.
@@ -25,7 +25,7 @@ __all__ = ["WEB_EXTRA", "add_playground_command", "parse_address", "run_http"]
 #: What to install for the web commands.
 WEB_EXTRA: Final = 'pip install "stawvs-ap[web]"'
 DEFAULT_PORT: Final = 8765
-_WEB_MODULES: Final = frozenset({"starlette", "uvicorn", "anyio", "httptools"})
+_WEB_MODULES: Final = frozenset({"starlette", "uvicorn", "anyio", "h11"})
 
 
 class WebCliError(StawvsError):
@@ -57,9 +57,7 @@ def run_http(host: str, port: int, *, page: bool, open_browser: bool = False) ->
     """Serve the methods (and with ``page`` the playground) on ``host``:``port``
     until interrupted, telling on standard output where."""
     try:
-        # Imported here to tell at once what is missing: the limits of every
-        # server (stawvs_ap.service.webserver) are kept by uvicorn's httptools parser.
-        import httptools  # noqa: F401
+        # Imported here to tell at once what is missing.
         import uvicorn  # noqa: F401
 
         from ..playground import app as playground
