@@ -18,7 +18,7 @@ from ..core.variants import VARIANTS, check_variants
 from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
 from ..i18n import printable
-from ..records import from_record
+from ..records import game_of, record_in
 from .safe_io import Transaction, label
 
 __all__ = [
@@ -178,11 +178,9 @@ def read_initial(io: Transaction, path: str | None) -> str | None:
 def replayed(text: str, record: dict[str, Any] | None, initial: str | None) -> StawvsGame:
     """The game of what :func:`read_state_or_record` read: the state, or the record
     replayed (a game in progress too) from ``initial`` when it has no board."""
-    if record is None:
-        if initial is not None:
-            raise BotCliError("--initial goes with a record, not with a state")
-        return StawvsGame(text)
-    return from_record(record, initial=initial, allow_unfinished=True)
+    if record is None and initial is not None:
+        raise BotCliError("--initial goes with a record, not with a state")
+    return game_of(text if record is None else record, initial)
 
 
 def load_game(io: Transaction, path: str, initial: str | None = None) -> StawvsGame:
@@ -216,8 +214,4 @@ def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any
         parsed = json.loads(text.removeprefix("\ufeff"))
     except (ValueError, RecursionError):  # a number of over 4,300 digits is a ValueError
         return text, None
-    if isinstance(parsed, dict) and "header" not in parsed:
-        parsed = parsed.get("record")  # a golden fixture's record, or a state
-    if isinstance(parsed, dict) and "header" in parsed:
-        return text, parsed
-    return text, None
+    return text, record_in(parsed)

@@ -39,7 +39,7 @@ from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, language_of_environment, negotiate
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
-from ..records import from_record
+from ..records import from_record, record_in
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .apbotcli import add_ap_bot_command
@@ -221,13 +221,8 @@ def _cmd_info(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
-    record = _load_json(io, args.record, "record")
-    if (
-        isinstance(record, dict)
-        and "header" not in record
-        and isinstance(record.get("record"), dict)
-    ):
-        record = record["record"]  # a golden fixture file wraps its game's record
+    loaded = _load_json(io, args.record, "record")
+    record = record_in(loaded) or loaded  # from_record says what is wrong with one
     initial = read_initial(io, args.initial)
     game = from_record(record, initial=initial, allow_unfinished=args.unfinished)
     game = _show_ply(game, args.ply)
