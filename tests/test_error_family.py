@@ -38,7 +38,6 @@ import pytest
 from stawvs_ap import ErrorCode, IllegalMoveError, InvalidStateError, Position, StawvsError
 from stawvs_ap.bots.base import BotErrorCode, BotFailure
 from stawvs_ap.bots.simple import GreedyBot
-from stawvs_ap.cli.safe_io import CliErrorCode
 from stawvs_ap.core.playout import random_move, random_playout
 from stawvs_ap.host.metadata import (
     GAMEINFO,
@@ -473,19 +472,6 @@ def test_a_body_too_large_and_a_client_gone_are_service_errors() -> None:
     with pytest.raises(ClientGone) as gone:
         asyncio.run(read_body(_messages(chunk, {"type": "http.disconnect"}), 1000))
     assert gone.value.code == ServiceErrorCode.CONNECTION_FAILED
-
-
-def test_a_local_cluster_that_does_not_start_says_so() -> None:
-    from stawvs_ap.cli.localcluster import ClusterFailure, LoopbackCluster
-
-    # Python itself cannot start without its standard library: the scheduler stops at once.
-    with (
-        pytest.raises(ClusterFailure) as failed,
-        LoopbackCluster(1, env={"PYTHONHOME": "/no/such/python/home"}, timeout=30),
-    ):
-        pass
-    assert failed.value.code == CliErrorCode.CLUSTER_FAILED
-    assert failed.value.message.startswith("the scheduler stopped at once: see its log in ")
 
 
 def test_a_game_asked_to_stop_raises_game_stopped() -> None:

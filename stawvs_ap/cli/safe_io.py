@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from enum import StrEnum
-from types import FrameType, TracebackType
+from types import FrameType
 
 from ..errors import StawvsError
 
@@ -62,8 +62,6 @@ class CliErrorCode(StrEnum):
     FILE_ERROR = "FILE_ERROR"
     #: Bad input on the command line: a usage error, an unreadable argument.
     BAD_COMMAND = "BAD_COMMAND"
-    #: The local Dask cluster (:mod:`stawvs_ap.cli.localcluster`) did not start.
-    CLUSTER_FAILED = "CLUSTER_FAILED"
 
 
 class FileError(StawvsError):
@@ -224,12 +222,7 @@ class Transaction:
     def __enter__(self) -> Transaction:
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def reserve(self, path: str) -> None:
