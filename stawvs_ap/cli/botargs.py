@@ -161,18 +161,9 @@ def add_initial_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--initial", metavar="STATE", help=INITIAL_HELP)
 
 
-def _read_text(io: Transaction, path: str, what: str) -> str:
-    """The text of the file ``path`` (``-``: standard input), read within the
-    command line's size limit; refused when it is not UTF-8."""
-    try:
-        return io.read(path, what).decode("utf-8")
-    except UnicodeDecodeError:
-        raise BotCliError(f"cannot read the {what} {label(path)}: not UTF-8 text") from None
-
-
 def read_initial(io: Transaction, path: str | None) -> str | None:
     """The text of the ``--initial`` state file, when one was given."""
-    return None if path is None else _read_text(io, path, "initial state")
+    return None if path is None else io.read_text(path, "initial state")
 
 
 def replayed(text: str, record: dict[str, Any] | None, initial: str | None) -> StawvsGame:
@@ -206,7 +197,7 @@ def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any
     the record; refused in one line when it is empty or not UTF-8. Text that is
     no JSON is given back as a state's, for the state loader to say what is wrong
     with it (where the JSON breaks, a number too long, nesting too deep)."""
-    text = _read_text(io, path, "state or record")
+    text = io.read_text(path, "state or record")
     if not text.strip():
         raise BotCliError(f"{label(path)} is empty: neither a state nor a record")
     try:

@@ -281,6 +281,13 @@ class Transaction:
             raise FileError(f"cannot read {what} {where}: it is larger than {self.limit:,} bytes")
         return data
 
+    def read_text(self, path: str, what: str) -> str:
+        """:meth:`read`, as UTF-8 text; bytes that are not UTF-8 are a :class:`FileError`."""
+        try:
+            return self.read(path, what).decode("utf-8")
+        except UnicodeDecodeError:
+            raise FileError(f"cannot read {what} {label(path)}: it is not UTF-8 text") from None
+
     def _locked_if_output(self, fd: int, real: str | None) -> _Target | None:
         """Lock ``fd``'s file until the end when it is an output's, and give that
         output back if another command replaced its file while this one waited
