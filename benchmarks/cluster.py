@@ -22,15 +22,13 @@ import sys
 import time
 from pathlib import Path
 
-import distributed
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
 from stawvs_ap.bots.arena import BotSpec, play_match  # noqa: E402
 from stawvs_ap.bots.cluster import Cluster  # noqa: E402
 from stawvs_ap.bots.runners import InProcess, LocalProcesses, Runner  # noqa: E402
-from stawvs_ap.cli.localcluster import LOOPBACK  # noqa: E402
+from stawvs_ap.cli.localcluster import start  # noqa: E402
 
 
 def _time(lineup: list[BotSpec], games: int, runner: Runner) -> tuple[float, list[object]]:
@@ -54,15 +52,7 @@ def main() -> None:
         assert same == games, "local processes played other games"
         rows.append((f"--jobs {places}", places, wall))
     for places in args.places:
-        with (
-            distributed.LocalCluster(
-                n_workers=places,
-                threads_per_worker=1,
-                host=LOOPBACK,
-                dashboard_address=f"{LOOPBACK}:0",
-            ) as cluster,
-            Cluster(cluster.scheduler_address) as runner,
-        ):
+        with start(places) as cluster, Cluster(cluster.scheduler_address) as runner:
             wall, same = _time(lineup, args.games, runner)
         assert same == games, "the cluster played other games"
         rows.append((f"--cluster, {places} worker{'s' if places > 1 else ''}", places, wall))

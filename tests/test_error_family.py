@@ -38,6 +38,7 @@ import pytest
 from stawvs_ap import ErrorCode, IllegalMoveError, InvalidStateError, Position, StawvsError
 from stawvs_ap.bots.base import BotErrorCode, BotFailure
 from stawvs_ap.bots.simple import GreedyBot
+from stawvs_ap.cli.safe_io import CliErrorCode
 from stawvs_ap.core.playout import random_move, random_playout
 from stawvs_ap.host.metadata import (
     GAMEINFO,
@@ -472,6 +473,27 @@ def test_a_body_too_large_and_a_client_gone_are_service_errors() -> None:
     with pytest.raises(ClientGone) as gone:
         asyncio.run(read_body(_messages(chunk, {"type": "http.disconnect"}), 1000))
     assert gone.value.code == ServiceErrorCode.CONNECTION_FAILED
+
+
+def test_a_local_cluster_that_does_not_start_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import socket
+
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    from stawvs_ap.cli import localcluster
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(localcluster.ClusterFailure) as failed:
+            localcluster.start(1, port)
+        assert failed.value.code == CliErrorCode.CLUSTER_FAILED
+        assert failed.value.message.startswith("the local cluster did not start: ")
+        assert localcluster.main(["--workers", "1", "--port", str(port)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("localcluster: error: the local cluster did not start: ")
 
 
 def test_a_game_asked_to_stop_raises_game_stopped() -> None:

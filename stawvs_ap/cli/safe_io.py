@@ -62,6 +62,8 @@ class CliErrorCode(StrEnum):
     FILE_ERROR = "FILE_ERROR"
     #: Bad input on the command line: a usage error, an unreadable argument.
     BAD_COMMAND = "BAD_COMMAND"
+    #: The local Dask cluster (:mod:`stawvs_ap.cli.localcluster`) did not start.
+    CLUSTER_FAILED = "CLUSTER_FAILED"
 
 
 class FileError(StawvsError):
