@@ -8,8 +8,9 @@ Each way plays the same games (seeded; iteration budgets). With ``P`` places
 (worker processes, or cluster workers of one thread) and a wall time ``W`` for
 ``G`` games, a game costs ``P × W / G`` seconds of a place; the overhead per
 game is that less the time of a game played here (``W₁ / G`` in this process).
-The cluster (``stawvs_ap.cli.localcluster``: a scheduler and workers on
-127.0.0.1) is started first and not counted. The figures are printed, never
+The cluster (Dask's ``LocalCluster``, as ``python -m stawvs_ap.cli.localcluster``
+starts it: the scheduler in this process, workers of one thread on 127.0.0.1)
+is started first and not counted. The figures are printed, never
 written: the machine is shared, so run it a few times and read the spread.
 Needs the ``cluster`` extra.
 """
@@ -27,7 +28,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 from stawvs_ap.bots.arena import BotSpec, play_match  # noqa: E402
 from stawvs_ap.bots.cluster import Cluster  # noqa: E402
 from stawvs_ap.bots.runners import InProcess, LocalProcesses, Runner  # noqa: E402
-from stawvs_ap.cli.localcluster import LoopbackCluster  # noqa: E402
+from stawvs_ap.cli.localcluster import start  # noqa: E402
 
 
 def _time(lineup: list[BotSpec], games: int, runner: Runner) -> tuple[float, list[object]]:
@@ -51,7 +52,7 @@ def main() -> None:
         assert same == games, "local processes played other games"
         rows.append((f"--jobs {places}", places, wall))
     for places in args.places:
-        with LoopbackCluster(places) as cluster, Cluster(cluster.address) as runner:
+        with start(places) as cluster, Cluster(cluster.scheduler_address) as runner:
             wall, same = _time(lineup, args.games, runner)
         assert same == games, "the cluster played other games"
         rows.append((f"--cluster, {places} worker{'s' if places > 1 else ''}", places, wall))

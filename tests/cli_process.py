@@ -75,7 +75,7 @@ def run(
         *args, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL, **options
     )
     try:
-        out, err = proc.communicate(stdin, timeout=60)
+        out, err = proc.communicate(stdin, timeout=HANG)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -98,9 +98,22 @@ def temporaries(*folders: Path) -> list[Path]:
     return [p for folder in folders for p in folder.iterdir() if p.name.startswith(TEMP_PREFIX)]
 
 
-def wait_for(predicate: Callable[[], bool], what: str, timeout: float = 30) -> None:
+#: Seconds after which a test gives up on a process that hangs: a last resort, not a
+#: guess of how long a step takes (the tests wait for events, however busy the machine).
+HANG = 600
+
+
+def wait_for(
+    predicate: Callable[[], bool],
+    what: str,
+    timeout: float = HANG,
+    proc: subprocess.Popen[str] | None = None,
+) -> None:
+    """Wait until ``predicate`` holds; fail at once if the process ``proc`` ends first."""
     deadline = time.monotonic() + timeout
     while not predicate():
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"the command ended before {what}: {proc.communicate()[1]}")
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.01)
 

@@ -3,8 +3,9 @@
     python tests/fake_engine.py BEHAVIOUR PIDFILE
 
 It writes its process id (and that of any child it starts) to PIDFILE, one per
-line, so that a test can check that nothing of it is left, then plays by the
-protocol of docs/bots.md, except as BEHAVIOUR says:
+line, so that a test can check that nothing of it is left, and its process id
+to PIDFILE.asked for each request it reads, so that a test can wait for one;
+it plays by the protocol of docs/bots.md, except as BEHAVIOUR says:
 
 good       answers the first legal move at once; leaves at ``quit``
 late       answers after three times its budget
@@ -54,6 +55,8 @@ def main() -> None:
     asked = 0
     for line in sys.stdin:
         request = json.loads(line)
+        with open(f"{pidfile}.asked", "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
         if request.get("method") == "quit":
             if behaviour == "stubborn":
                 continue

@@ -111,11 +111,3 @@ def test_the_endgame_throw_count_refuses_a_bad_bot_before_playing() -> None:
     done = _run("solver.py", "thrown", "--bot", "mcts:nope=1")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "--bot: bot mcts takes the options" in done.stderr
-
-
-@pytest.mark.slow  # a hostile parse three times each way, and a few searches
-def test_the_collector_benchmark_times_both_jobs_each_way() -> None:
-    done = _run("collector.py", "--games", "1", "--plies", "2", "--seconds", "0.02")
-    assert done.returncode == 0, done.stderr
-    assert "| job | with the pause | without |" in done.stdout
-    assert "iterations of the searches" in done.stdout

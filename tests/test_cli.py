@@ -370,3 +370,10 @@ def test_the_variants_help_names_every_variant_of_the_core() -> None:
     from stawvs_ap.core.variants import VARIANTS
 
     assert "variants: " + ", ".join(VARIANTS) == VARIANT_HELP
+
+
+@pytest.mark.parametrize("command", ["moves", "replay", "hint", "review"])
+def test_a_file_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(b'{"game": "stawvs\xff"}')
+    assert refused(command, path).endswith(f"{str(path)!r}: it is not UTF-8 text")

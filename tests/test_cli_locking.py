@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_process import new_state, one_error, plies, start, temporaries, wait_for
+from cli_process import HANG, new_state, one_error, plies, start, temporaries, wait_for
 from hostile import scaled
 
 from stawvs_ap import StawvsGame
@@ -29,7 +29,7 @@ def waiting_for_lock(path: Path) -> bool:
 
 def finish(proc: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
     try:
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=HANG)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -72,7 +72,7 @@ def test_a_waiter_whose_file_was_replaced_reads_the_new_one(tmp_path: Path) -> N
         fcntl.flock(held, fcntl.LOCK_EX)  # as an update in progress would
         proc = start("move", path, "c6", "-o", path)
         try:
-            wait_for(lambda: waiting_for_lock(path), "the command to wait for the lock")
+            wait_for(lambda: waiting_for_lock(path), "waiting for the lock", proc=proc)
             newer = tmp_path / "newer.json"
             newer.write_text(StawvsGame(new_state()).move("b7").serialize(), encoding="utf-8")
             os.replace(newer, path)
@@ -92,7 +92,7 @@ def test_an_interrupt_while_waiting_for_the_lock_leaves_the_file(tmp_path: Path)
         fcntl.flock(held, fcntl.LOCK_EX)
         proc = start("move", path, "b7", "-o", path)
         try:
-            wait_for(lambda: waiting_for_lock(path), "the command to wait for the lock")
+            wait_for(lambda: waiting_for_lock(path), "waiting for the lock", proc=proc)
             proc.send_signal(signal.SIGINT)
         finally:
             done = finish(proc)
@@ -117,7 +117,7 @@ def test_the_lock_is_taken_whatever_the_spelling_of_the_path(tmp_path: Path, spe
         fcntl.flock(held, fcntl.LOCK_EX)
         proc = start("move", given, "b7", "-o", path, stdin=feed)
         try:
-            wait_for(lambda: waiting_for_lock(path), "the command to wait for the lock")
+            wait_for(lambda: waiting_for_lock(path), "waiting for the lock", proc=proc)
         finally:
             fcntl.flock(held, fcntl.LOCK_UN)
             done = finish(proc)
@@ -134,7 +134,7 @@ def test_standard_input_replaced_while_waiting_is_refused(tmp_path: Path) -> Non
         fcntl.flock(held, fcntl.LOCK_EX)
         proc = start("move", "-", "c6", "-o", path, stdin=feed)
         try:
-            wait_for(lambda: waiting_for_lock(path), "the command to wait for the lock")
+            wait_for(lambda: waiting_for_lock(path), "waiting for the lock", proc=proc)
             (tmp_path / "newer.json").write_text(newer, encoding="utf-8")
             os.replace(tmp_path / "newer.json", path)
         finally:

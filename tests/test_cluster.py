@@ -2,7 +2,7 @@
 (issue 28): the same games and report as in one process, a worker killed in the
 middle of a run, a lost scheduler, an interrupt.
 
-Each test module process starts its own cluster (``stawvs_ap.cli.localcluster``)
+Each test module process starts its own cluster (``cluster_support``)
 and stops it, and only it, at the end. Without Dask these tests are skipped,
 unless ``STAWVS_REQUIRE_CLUSTER=1`` (set by ``.ci/run``) says they must run.
 """
@@ -29,11 +29,11 @@ else:
 
 import cli_process
 import psutil
+from cluster_support import LOOPBACK, LoopbackCluster
 
 from stawvs_ap import from_record
 from stawvs_ap.bots.arena import BotSpec, GameResult, match_report, play_match
 from stawvs_ap.bots.cluster import Cluster
-from stawvs_ap.cli.localcluster import LOOPBACK, LoopbackCluster
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))

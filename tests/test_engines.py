@@ -50,9 +50,9 @@ class Engines:
     def pids(self) -> list[int]:
         return [int(line) for line in self.pidfile.read_text().split()]
 
-    def alive(self, within: float = 2.0) -> list[int]:
+    def alive(self, within: float = 10.0) -> list[int]:
         """The engine processes still running after ``within`` seconds (a SIGKILL
-        takes a moment to land; a zombie has ended)."""
+        takes a moment to land, longer on a busy machine; a zombie has ended)."""
         deadline = time.monotonic() + within
         while (left := self._running()) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -69,11 +69,19 @@ class Engines:
                 left.append(pid)
         return left
 
-    def wait_for(self, count: int, timeout: float = 20) -> None:
-        deadline = time.monotonic() + timeout
-        while len(self.pids()) < count:
-            assert time.monotonic() < deadline, "the engine did not start"
-            time.sleep(0.05)
+    def asked(self) -> int:
+        """How many requests the engines have read."""
+        asked = self.pidfile.with_name(self.pidfile.name + ".asked")
+        return len(asked.read_text().split()) if asked.exists() else 0
+
+    def wait_for(
+        self, count: int, by: subprocess.Popen[str] | None = None, *, asked: int = 0
+    ) -> None:
+        """Wait until ``count`` engines have started and they have read ``asked``
+        requests; fail as soon as the process ``by`` that starts them has ended."""
+        while len(self.pids()) < count or self.asked() < asked:
+            assert by is None or by.poll() is None, f"it ended first: {by.communicate()[1]}"
+            time.sleep(0.02)
 
 
 @pytest.fixture
@@ -394,10 +402,10 @@ def test_an_interrupted_arena_leaves_no_engine_behind(engines: Engines, jobs: st
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
         group=True,
     )
-    engines.wait_for(2 if jobs == "1" else 3)  # game 1 seats the silent engine first
-    time.sleep(0.5)  # the first request is on its way
+    # Game 1 seats the silent engine first: it has the first request.
+    engines.wait_for(2 if jobs == "1" else 3, arena, asked=1)
     os.killpg(arena.pid, signal.SIGINT)
-    _, err = arena.communicate(timeout=30)
+    _, err = arena.communicate(timeout=cli_process.HANG)
     assert arena.returncode == 128 + signal.SIGINT
     assert err.strip().splitlines()[-1] == "stawvs-ap: interrupted"
     assert not engines.alive()

@@ -20,8 +20,8 @@ own rank (its place in :data:`ORDER`), from the top:
     state input/output   stawvs_ap.state.*
     rules core           stawvs_ap.core.*
     leaves               stawvs_ap.schemas, stawvs_ap.i18n (never imported by the
-                         rules core), stawvs_ap.collector, stawvs_ap.version and,
-                         at the bottom, stawvs_ap.errors: a rank each
+                         rules core), stawvs_ap.version and, at the bottom,
+                         stawvs_ap.errors: a rank each
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "stawvs_ap"
 ORDER = (
     "stawvs_ap.errors",
     "stawvs_ap.version",
-    "stawvs_ap.collector",
     "stawvs_ap.i18n",
     "stawvs_ap.schemas",
     "stawvs_ap.core",

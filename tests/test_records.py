@@ -21,7 +21,7 @@ from stawvs_ap.core.notation import format_board as format_starting_position
 from stawvs_ap.core.position import EMPTY
 from stawvs_ap.core.pyramids import COLOURED, PER_KIND
 from stawvs_ap.host.record import ranks
-from stawvs_ap.records import from_record, parse_starting_position
+from stawvs_ap.records import from_record, game_of, parse_starting_position, record_in
 
 SCHEMA_FILE = (
     Path(__file__).resolve().parent.parent
@@ -392,3 +392,40 @@ def test_dates_may_be_datetimes_but_not_arbitrary_text() -> None:
     with pytest.raises(StawvsError) as info:
         game.gen_record(uid="x", players=players(2), date_end="yesterday")
     assert info.value.code == "BAD_ARGUMENT"
+
+
+# -- state or record: the one decision (records.record_in, records.game_of) --------------
+
+
+def _resigned() -> StawvsGame:
+    return StawvsGame.new(2, seed=3).move("b7").move("c7").resign(1)
+
+
+def test_a_record_and_a_fixture_wrapping_one_are_records_and_a_state_is_not() -> None:
+    record = _resigned().gen_record(uid="g", players=players(2))
+    assert record_in(record) is record
+    assert record_in({"seed": 3, "record": record}) is record
+    state = json.loads(StawvsGame.new(2, seed=3).serialize())
+    assert record_in(state) is None
+    assert record_in({"record": state}) is None
+    assert record_in([record]) is None and record_in("text") is None
+
+
+def test_game_of_loads_a_state_and_replays_a_record() -> None:
+    game = _resigned()
+    assert game_of(game.serialize()).serialize() == game.serialize()
+    record = game.gen_record(uid="g", players=players(2))
+    for value in (record, {"record": record}):
+        assert game_of(value).winner == game.winner == [2]
+
+
+def test_game_of_refuses_an_initial_state_with_a_state() -> None:
+    state = StawvsGame.new(2, seed=3).serialize()
+    with pytest.raises(StawvsError, match="goes with a record") as refused:
+        game_of(state, state)
+    assert refused.value.code == "BAD_ARGUMENT"
+
+
+def test_game_of_says_what_is_wrong_with_an_object_that_is_no_record() -> None:
+    with pytest.raises(InvalidRecordError, match="no 'header'"):
+        game_of({"moves": []})

@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 from ..core.moves import Move, MoveSyntaxError
 from ..errors import ErrorCode, StawvsError
 from ..host.game import StawvsGame
-from ..records import from_record
+from ..records import game_of as state_or_record_game
 from ..version import __version__
 from .appraise import Appraisal, Appraised, appraise
 from .base import BotErrorCode, Budget
@@ -206,12 +206,8 @@ def game_of(game_or_record: object, initial: str | dict[str, Any] | None = None)
     ``initial``), a state's text."""
     if isinstance(game_or_record, StawvsGame):
         return game_or_record.clone()
-    if isinstance(game_or_record, str):
-        return StawvsGame(game_or_record)
-    if isinstance(game_or_record, dict):
-        if "header" not in game_or_record and isinstance(game_or_record.get("record"), dict):
-            game_or_record = game_or_record["record"]  # a golden fixture file
-        return from_record(game_or_record, initial=initial, allow_unfinished=True)
+    if isinstance(game_or_record, str | dict):
+        return state_or_record_game(game_or_record, initial)
     raise StawvsError(
         ErrorCode.BAD_ARGUMENT,
         f"a review takes a StawvsGame, a record or a state, not {type(game_or_record).__name__}",

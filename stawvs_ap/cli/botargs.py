@@ -18,7 +18,7 @@ from ..core.variants import VARIANTS, check_variants
 from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
 from ..i18n import printable
-from ..records import from_record
+from ..records import game_of, record_in
 from .safe_io import Transaction, label
 
 __all__ = [
@@ -161,28 +161,17 @@ def add_initial_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--initial", metavar="STATE", help=INITIAL_HELP)
 
 
-def _read_text(io: Transaction, path: str, what: str) -> str:
-    """The text of the file ``path`` (``-``: standard input), read within the
-    command line's size limit; refused when it is not UTF-8."""
-    try:
-        return io.read(path, what).decode("utf-8")
-    except UnicodeDecodeError:
-        raise BotCliError(f"cannot read the {what} {label(path)}: not UTF-8 text") from None
-
-
 def read_initial(io: Transaction, path: str | None) -> str | None:
     """The text of the ``--initial`` state file, when one was given."""
-    return None if path is None else _read_text(io, path, "initial state")
+    return None if path is None else io.read_text(path, "initial state")
 
 
 def replayed(text: str, record: dict[str, Any] | None, initial: str | None) -> StawvsGame:
     """The game of what :func:`read_state_or_record` read: the state, or the record
     replayed (a game in progress too) from ``initial`` when it has no board."""
-    if record is None:
-        if initial is not None:
-            raise BotCliError("--initial goes with a record, not with a state")
-        return StawvsGame(text)
-    return from_record(record, initial=initial, allow_unfinished=True)
+    if record is None and initial is not None:
+        raise BotCliError("--initial goes with a record, not with a state")
+    return game_of(text if record is None else record, initial)
 
 
 def load_game(io: Transaction, path: str, initial: str | None = None) -> StawvsGame:
@@ -208,7 +197,7 @@ def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any
     the record; refused in one line when it is empty or not UTF-8. Text that is
     no JSON is given back as a state's, for the state loader to say what is wrong
     with it (where the JSON breaks, a number too long, nesting too deep)."""
-    text = _read_text(io, path, "state or record")
+    text = io.read_text(path, "state or record")
     if not text.strip():
         raise BotCliError(f"{label(path)} is empty: neither a state nor a record")
     try:
@@ -216,8 +205,4 @@ def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any
         parsed = json.loads(text.removeprefix("\ufeff"))
     except (ValueError, RecursionError):  # a number of over 4,300 digits is a ValueError
         return text, None
-    if isinstance(parsed, dict) and "header" not in parsed:
-        parsed = parsed.get("record")  # a golden fixture's record, or a state
-    if isinstance(parsed, dict) and "header" in parsed:
-        return text, parsed
-    return text, None
+    return text, record_in(parsed)

@@ -39,7 +39,7 @@ from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, language_of_environment, negotiate
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
-from ..records import from_record
+from ..records import from_record, record_in
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .apbotcli import add_ap_bot_command
@@ -108,15 +108,6 @@ class _Parser(argparse.ArgumentParser):
 # -- input and output ---------------------------------------------------------
 
 
-def _read_text(io: Transaction, path: str, what: str) -> str:
-    """The text of ``path`` (``-``: standard input), or a CliError naming the problem."""
-    data = io.read(path, what)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CliError(f"cannot read {what} {label(path)}: it is not UTF-8 text") from None
-
-
 def _game_from_text(text: str, path: str) -> StawvsGame:
     if not text.strip():
         raise CliError(f"the state on {label(path)} is empty")
@@ -124,11 +115,11 @@ def _game_from_text(text: str, path: str) -> StawvsGame:
 
 
 def _load_game(io: Transaction, path: str) -> StawvsGame:
-    return _game_from_text(_read_text(io, path, "state"), path)
+    return _game_from_text(io.read_text(path, "state"), path)
 
 
 def _load_json(io: Transaction, path: str, what: str) -> Any:
-    text = _read_text(io, path, what)
+    text = io.read_text(path, what)
     try:
         return json.loads(text.removeprefix("\ufeff"))  # an editor's byte-order mark
     except json.JSONDecodeError as exc:
@@ -221,13 +212,8 @@ def _cmd_info(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
-    record = _load_json(io, args.record, "record")
-    if (
-        isinstance(record, dict)
-        and "header" not in record
-        and isinstance(record.get("record"), dict)
-    ):
-        record = record["record"]  # a golden fixture file wraps its game's record
+    loaded = _load_json(io, args.record, "record")
+    record = record_in(loaded) or loaded  # from_record says what is wrong with one
     initial = read_initial(io, args.initial)
     game = from_record(record, initial=initial, allow_unfinished=args.unfinished)
     game = _show_ply(game, args.ply)
@@ -242,7 +228,7 @@ def _cmd_replay(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_record(args: argparse.Namespace, io: Transaction) -> Outputs:
-    text = _read_text(io, args.state, "state")
+    text = io.read_text(args.state, "state")
     game = _game_from_text(text, args.state)
     names = list(args.names or [])
     if names and len(names) != game.numplayers:

@@ -1,242 +1,76 @@
-"""A Dask cluster on this machine that listens on the loopback interface alone:
-for the tests, the benchmarks, and for trying ``stawvs-ap arena --cluster``.
-
-::
+"""A Dask cluster on this machine that listens on the loopback interface alone,
+for trying ``stawvs-ap arena --cluster``::
 
     python -m stawvs_ap.cli.localcluster --workers 2   # prints the address; Ctrl-C stops it
 
-Every process (the scheduler, and each worker with one thread and no nanny)
-binds to 127.0.0.1, with the dashboard off and its HTTP server (health,
-metrics), which Dask starts even then, on 127.0.0.1 too: no port opens on
-another interface. :class:`LoopbackCluster` starts them and stops them, and
-only them; one that does not start raises :class:`ClusterFailure`
-(``CLUSTER_FAILED``). Needs the ``cluster`` extra (Dask distributed).
+It is Dask's own :class:`distributed.LocalCluster`: the scheduler in this
+process and worker processes of one thread each (a worker that dies is
+started again by its nanny), with the dashboard off and every port, the HTTP
+server Dask starts even then included, on 127.0.0.1. One that does not start
+raises :class:`ClusterFailure` (``CLUSTER_FAILED``). Needs the ``cluster``
+extra (Dask distributed).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import signal
-import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Mapping
-from pathlib import Path
-from types import TracebackType
+import threading
+from collections.abc import Sequence
 from typing import Any
 
 from ..bots.cluster import dask_distributed
 from ..errors import StawvsError
 from .safe_io import CliErrorCode
 
-__all__ = ["LOOPBACK", "ClusterFailure", "LoopbackCluster", "main"]
+__all__ = ["LOOPBACK", "ClusterFailure", "main", "start"]
 
 LOOPBACK = "127.0.0.1"
-_QUIET = ["--no-dashboard", "--dashboard-address", f"{LOOPBACK}:0"]
 
 
 class ClusterFailure(StawvsError):
-    """A process of the cluster did not start, or the workers did not join in
-    time (code ``CLUSTER_FAILED``); the message says which, and where the logs are."""
+    """The local cluster did not start (code ``CLUSTER_FAILED``); the message
+    says what Dask said."""
 
     def __init__(self, message: str) -> None:
         super().__init__(CliErrorCode.CLUSTER_FAILED, message)
 
 
-class LoopbackCluster:
-    """A scheduler and ``workers`` workers on 127.0.0.1, started on entering and
-    stopped on leaving (each process it started, and no other).
-
-    ``env`` is the workers' environment (default: this process's); their logs
-    go to files in a temporary directory (``self.directory``).
-    """
-
-    def __init__(
-        self, workers: int = 2, *, env: Mapping[str, str] | None = None, timeout: float = 60
-    ) -> None:
-        self.workers_wanted = workers
-        self.env = dict(env if env is not None else os.environ)
-        self.timeout = timeout
-        self._tmp = tempfile.TemporaryDirectory(prefix="stawvs-cluster-")
-        self.directory = Path(self._tmp.name)
-        self.scheduler: subprocess.Popen[bytes] | None = None
-        self.workers: list[subprocess.Popen[bytes]] = []
-        self.address = ""
-
-    def _start(self, name: str, module: str, *args: str) -> subprocess.Popen[bytes]:
-        log = (self.directory / f"{name}.log").open("wb")
-        try:
-            return subprocess.Popen(
-                [sys.executable, "-m", f"distributed.cli.{module}", *args],
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=self.env,
-                cwd=self.directory,
-            )
-        finally:
-            log.close()
-
-    def start(self) -> LoopbackCluster:
-        """Start the scheduler and the workers; return when every worker has joined."""
-        info = self.directory / "scheduler.json"
-        self.scheduler = self._start(
-            "scheduler",
-            "dask_scheduler",
-            "--host",
-            LOOPBACK,
-            "--port",
-            "0",
-            *_QUIET,
-            "--scheduler-file",
-            str(info),
+def start(workers: int, port: int = 0) -> Any:
+    """Dask's ``LocalCluster`` of ``workers`` one-thread worker processes, its
+    scheduler on 127.0.0.1:``port`` (0: a free one); close it when done."""
+    try:
+        return dask_distributed().LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host=LOOPBACK,
+            scheduler_port=port,
+            dashboard_address=f"{LOOPBACK}:0",
+            scheduler_kwargs={"dashboard": False},
         )
-        deadline = time.monotonic() + self.timeout
-        while not info.exists():
-            self._check(self.scheduler, "the scheduler", deadline)
-        while True:  # the file may be seen before it is whole
-            try:
-                self.address = json.loads(info.read_text())["address"]
-                break
-            except (ValueError, KeyError):
-                self._check(self.scheduler, "the scheduler", deadline)
-        for _ in range(self.workers_wanted):
-            self.add_worker(wait=False)
-        self.wait_for_workers(len(self.workers))
-        return self
-
-    def _check(self, process: subprocess.Popen[bytes], what: str, deadline: float) -> None:
-        if process.poll() is not None:
-            raise ClusterFailure(f"{what} stopped at once: see its log in {self.directory}")
-        if time.monotonic() > deadline:
-            raise ClusterFailure(
-                f"{what} did not start within {self.timeout} s: see its log in {self.directory}"
-            )
-        time.sleep(0.1)
-
-    def add_worker(self, *, wait: bool = True) -> subprocess.Popen[bytes]:
-        """Start one more worker (one thread, no nanny); with ``wait``, return once it joined."""
-        name = f"worker-{len(self.workers) + 1}"
-        worker = self._start(
-            name,
-            "dask_worker",
-            self.address,
-            "--host",
-            LOOPBACK,
-            *_QUIET,
-            "--nthreads",
-            "1",
-            "--no-nanny",
-            "--name",
-            name,
-            "--local-directory",
-            str(self.directory / name),
-            "--death-timeout",
-            "30",  # a worker whose scheduler is gone stops by itself
-        )
-        self.workers.append(worker)
-        if wait:
-            self.wait_for_workers(sum(w.poll() is None for w in self.workers))
-        return worker
-
-    def client(self) -> Any:
-        """A new Dask client of this cluster (close it when done)."""
-        return dask_distributed().Client(self.address, timeout=self.timeout, set_as_default=False)
-
-    def wait_for_workers(self, count: int) -> None:
-        """Return once ``count`` workers have joined; :class:`ClusterFailure` when
-        they have not within the timeout."""
-        try:
-            client = self.client()
-        except (OSError, TimeoutError):
-            raise ClusterFailure(
-                f"the cluster's scheduler at {self.address} cannot be reached: see the logs "
-                f"in {self.directory}"
-            ) from None
-        try:
-            client.wait_for_workers(count, timeout=self.timeout)
-        except TimeoutError:
-            raise ClusterFailure(
-                f"{count} worker{'s' if count != 1 else ''} did not join within "
-                f"{self.timeout} s: see the logs in {self.directory}"
-            ) from None
-        finally:
-            client.close()
-
-    def pids(self) -> list[int]:
-        """The processes this cluster started that still run."""
-        return [p.pid for p in [self.scheduler, *self.workers] if p and p.poll() is None]
-
-    def kill(self, process: subprocess.Popen[bytes]) -> None:
-        """Kill one of this cluster's processes at once (SIGKILL), as a crash would."""
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-
-    def stop(self) -> None:
-        """Stop every process this cluster started, workers first (a worker whose
-        scheduler went first would wait for it): politely, then by force."""
-        for group in (self.workers, [self.scheduler] if self.scheduler else []):
-            for process in group:
-                if process.poll() is None:
-                    process.terminate()
-            deadline = time.monotonic() + 10
-            for process in group:
-                try:
-                    process.wait(max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        self._tmp.cleanup()
-
-    def __enter__(self) -> LoopbackCluster:
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
+    except (OSError, RuntimeError, TimeoutError) as exc:  # Dask's "failed to start"
+        raise ClusterFailure(f"the local cluster did not start: {exc}") from None
 
 
-def _keep(cluster: LoopbackCluster) -> int:
-    """Run until the scheduler stops (status 1). A worker that dies takes only
-    its games: the scheduler and the other workers go on, as docs/cluster.md
-    says, and the death is told once on standard error."""
-    told: set[int] = set()
-    while cluster.scheduler is not None and cluster.scheduler.poll() is None:
-        for worker in cluster.workers:
-            if worker.poll() is not None and worker.pid not in told:
-                told.add(worker.pid)
-                print(
-                    f"localcluster: worker {worker.pid} stopped ({worker.returncode}); "
-                    "the scheduler and the other workers go on",
-                    file=sys.stderr,
-                    flush=True,
-                )
-        time.sleep(0.2)
-    return 1
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run a loopback cluster until interrupted, printing its address."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a loopback cluster until interrupted, printing its scheduler's address."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--port", type=int, default=0, help="the scheduler's (default: a free one)")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     try:
-        with LoopbackCluster(args.workers) as cluster:
-            print(cluster.address, flush=True)
-            return _keep(cluster)
+        with start(args.workers, args.port) as cluster:
+            print(cluster.scheduler_address, flush=True)
+            threading.Event().wait()
+    except ClusterFailure as exc:
+        print(f"localcluster: error: {exc.message}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
-        return 0
+        pass
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,23 +1,22 @@
-"""Files for the command line: bounded reads, locked updates, all-or-nothing writes.
+"""Files for the command line: bounded reads, and writes that leave a target's
+old file or its new one, never a torn one and never a lost update.
 
-A :class:`Transaction` carries one command from its first check to its last
-rename:
+A :class:`Transaction` carries one command:
 
-1. :meth:`~Transaction.reserve` checks every output path before any work and
-   makes its temporary file beside the real target (through symbolic links),
-   so that an unwritable target costs nothing;
+1. :meth:`~Transaction.reserve` checks an output path before any work and makes
+   its temporary file beside the real target (through symbolic links);
 2. :meth:`~Transaction.read` reads at most ``limit + 1`` bytes of an input. An
    input that is also an output (under any name, or as standard input) is
-   locked (``flock``, exclusive) from here to the end, so that two commands
-   updating one file take turns;
-3. :meth:`~Transaction.commit` fills the temporary files, prints standard
-   output, then renames every file into place, undoing the earlier renames if
-   a later one fails.
+   locked (``flock``, exclusive) until the transaction ends, so that two
+   commands updating one file take turns;
+3. :meth:`~Transaction.commit` writes each temporary file in full and flushes
+   it to the disk, prints standard output, then renames each over its target
+   (``os.replace``, which swaps the whole file at once).
 
-Leaving the ``with`` block any other way removes every temporary file and
-changes no target. Interrupts (SIGINT, SIGTERM, SIGHUP) become
-:class:`Interrupted` under :func:`interrupts_raise`, and wait while files are
-being created or renamed. Linux (POSIX) only.
+Leaving the ``with`` block any other way removes the temporary files and
+changes no target. Under :func:`interrupts_raise` a stop signal (SIGINT,
+SIGTERM, SIGHUP) raises :class:`Interrupted`, held back while a temporary
+file is made or removed and while the renames run. Linux (POSIX) only.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import secrets
 import signal
 import stat
 import sys
@@ -35,7 +33,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from enum import StrEnum
-from types import FrameType, TracebackType
+from types import FrameType
 
 from ..errors import StawvsError
 
@@ -54,7 +52,6 @@ __all__ = [
 #: Temporary files are hidden and easy to recognise: ``.stawvs-ap-XXXXXXXX.tmp``.
 TEMP_PREFIX = ".stawvs-ap-"
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-_CHUNK = 1 << 18
 
 
 class CliErrorCode(StrEnum):
@@ -95,15 +92,13 @@ def _reason(exc: OSError) -> str:
 
 # -- interrupts ---------------------------------------------------------------------
 
-
-class _Deferral:
-    depth = 0
-    pending: int | None = None
+#: The stop signals that came while held back (:func:`_signals_held`); None outside.
+_held: list[int] | None = None
 
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
-    if _Deferral.depth:
-        _Deferral.pending = signum
+    if _held is not None:
+        _held.append(signum)
         return
     raise Interrupted(signum)
 
@@ -132,83 +127,20 @@ def interrupts_raise() -> Iterator[None]:
 
 
 @contextmanager
-def _critical() -> Iterator[None]:
-    """Hold stop signals back until the block is done.
-
-    Blocking them in the kernel covers callers without our handlers (the
-    default SIGTERM would kill us mid-rename); the depth counter covers a
-    signal whose Python handler was already due when the block began.
-    """
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
-    _Deferral.depth += 1
+def _signals_held() -> Iterator[None]:
+    """A stop signal that comes inside the block is raised once it is done, so
+    that a temporary file never exists unrecorded and the renames all run."""
+    global _held
+    _held = []
     try:
         yield
     finally:
-        _Deferral.depth -= 1
-        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-        if not _Deferral.depth and _Deferral.pending is not None:
-            signum, _Deferral.pending = _Deferral.pending, None
-            raise Interrupted(signum)
+        came, _held = _held, None
+        if came:
+            raise Interrupted(came[0])
 
 
-# -- reading -------------------------------------------------------------------------
-
-
-def _read_at_most(fd: int, size: int) -> bytes:
-    data = bytearray()
-    while len(data) < size:
-        block = os.read(fd, min(_CHUNK, size - len(data)))
-        if not block:
-            break
-        data += block
-    return bytes(data)
-
-
-def _identity(st: os.stat_result) -> tuple[int, int]:
-    return st.st_dev, st.st_ino
-
-
-def _open_locked(path: str) -> int:
-    """Open ``path`` and hold an exclusive lock on the file it names.
-
-    An update replaces the file by renaming a new one over it, so a process
-    that waited for the lock may wake up holding the old, unlinked file: it
-    then tries again with whatever ``path`` names now.
-    """
-    while True:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            if _identity(os.fstat(fd)) == _identity(os.stat(path)):
-                return fd
-        except BaseException:
-            os.close(fd)
-            raise
-        os.close(fd)
-
-
-# -- writing -------------------------------------------------------------------------
-
-
-@dataclass
-class _Target:
-    path: str  # as the user gave it: every message names this
-    real: str  # the file to replace, symbolic links resolved
-    temp: str | None = None
-    fd: int | None = None
-    identity: tuple[int, int] | None = None  # of the file there at reserve time
-
-
-def _new_file_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+# -- standard output -----------------------------------------------------------------
 
 
 def _silence_stdout() -> None:
@@ -228,15 +160,19 @@ def _silence_stdout() -> None:
         os.close(null)
 
 
+def _stdout_failed(exc: OSError | ValueError) -> FileError:
+    _silence_stdout()
+    reason = _reason(exc) if isinstance(exc, OSError) else "it is closed"
+    return FileError(f"cannot write to standard output: {reason}")
+
+
 def flush_stdout() -> None:
     """Flush standard output; a failure is a :class:`FileError`."""
     try:
         if sys.stdout is not None:
             sys.stdout.flush()
     except (OSError, ValueError) as exc:
-        _silence_stdout()
-        reason = _reason(exc) if isinstance(exc, OSError) else "it is closed"
-        raise FileError(f"cannot write to standard output: {reason}") from None
+        raise _stdout_failed(exc) from None
 
 
 def write_stdout(text: str) -> None:
@@ -251,10 +187,30 @@ def write_stdout(text: str) -> None:
             "cannot show this text"
         ) from None
     except (OSError, ValueError) as exc:
-        _silence_stdout()
-        reason = _reason(exc) if isinstance(exc, OSError) else "it is closed"
-        raise FileError(f"cannot write to standard output: {reason}") from None
+        raise _stdout_failed(exc) from None
     flush_stdout()
+
+
+# -- the transaction -----------------------------------------------------------------
+
+
+def _identity(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
+
+
+def _current_identity(path: str) -> tuple[int, int] | None:
+    try:
+        return _identity(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+@dataclass
+class _Target:
+    path: str  # as the user gave it: every message names this
+    real: str  # the file to replace, symbolic links resolved
+    identity: tuple[int, int] | None  # of the file there at reserve time
+    temp: str | None = None
 
 
 class Transaction:
@@ -263,21 +219,13 @@ class Transaction:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._targets: dict[str, _Target] = {}
-        self._locks: list[int] = []
-        self._stdin_lock: int | None = None
+        self._locks: list[int] = []  # descriptors of our own, each holding a lock
 
     def __enter__(self) -> Transaction:
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- outputs -------------------------------------------------------------------
 
     def reserve(self, path: str) -> None:
         """Check that ``path`` can be replaced and make its temporary file now."""
@@ -286,7 +234,6 @@ class Transaction:
         where = label(path)
         if not path or path.endswith(os.sep):
             raise FileError(f"cannot write {where}: it does not name a file")
-        real = os.path.realpath(path)
         try:
             st: os.stat_result | None = os.stat(path)
         except FileNotFoundError:
@@ -301,29 +248,21 @@ class Transaction:
                 raise FileError(f"cannot write {where}: it is not a regular file")
             if not os.access(path, os.W_OK):
                 raise FileError(f"cannot write {where}: {os.strerror(errno.EACCES)}")
-        target = _Target(path, real, identity=_identity(st) if st is not None else None)
+        target = _Target(path, os.path.realpath(path), None if st is None else _identity(st))
         for other in self._targets.values():
-            if other.real == real or (target.identity and other.identity == target.identity):
+            if other.real == target.real or (target.identity and other.identity == target.identity):
                 raise FileError(f"{label(other.path)} and {where} are the same file")
-        with _critical():  # a temporary file must never exist unrecorded
+        with _signals_held():
             try:
-                target.fd, target.temp = tempfile.mkstemp(
-                    prefix=TEMP_PREFIX, suffix=".tmp", dir=os.path.dirname(real)
+                fd, target.temp = tempfile.mkstemp(
+                    prefix=TEMP_PREFIX, suffix=".tmp", dir=os.path.dirname(target.real)
                 )
+            except FileNotFoundError:
+                raise FileError(f"cannot write {where}: its directory does not exist") from None
             except OSError as exc:
-                reason = (
-                    "its directory does not exist"
-                    if isinstance(exc, FileNotFoundError)
-                    else _reason(exc)
-                )
-                raise FileError(f"cannot write {where}: {reason}") from None
+                raise FileError(f"cannot write {where}: {_reason(exc)}") from None
+            os.close(fd)
             self._targets[path] = target
-
-    def _is_output(self, fd: int, path: str) -> bool:
-        identity, real = _identity(os.fstat(fd)), os.path.realpath(path)
-        return any(t.identity == identity or t.real == real for t in self._targets.values())
-
-    # -- inputs --------------------------------------------------------------------
 
     def read(self, path: str, what: str) -> bytes:
         """The bytes of ``path`` (``-``: standard input), refused past the size limit.
@@ -344,171 +283,128 @@ class Transaction:
             raise FileError(f"cannot read {what} {where}: it is larger than {self.limit:,} bytes")
         return data
 
+    def read_text(self, path: str, what: str) -> str:
+        """:meth:`read`, as UTF-8 text; bytes that are not UTF-8 are a :class:`FileError`."""
+        try:
+            return self.read(path, what).decode("utf-8")
+        except UnicodeDecodeError:
+            raise FileError(f"cannot read {what} {label(path)}: it is not UTF-8 text") from None
+
+    def _locked_if_output(self, fd: int, real: str | None) -> _Target | None:
+        """Lock ``fd``'s file until the end when it is an output's, and give that
+        output back if another command replaced its file while this one waited
+        for the lock (the lock is then let go); None otherwise."""
+        identity = _identity(os.fstat(fd))
+        for target in self._targets.values():
+            if target.identity == identity or target.real == real:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                if _current_identity(target.real) == identity:
+                    self._locks.append(fd)
+                    return None
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                return target
+        return None
+
+    def _read_file(self, path: str) -> bytes:
+        real = os.path.realpath(path)
+        while True:  # a file replaced while we waited for its lock: read the new one
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                if self._locked_if_output(fd, real) is None:
+                    return _read_at_most(fd, self.limit + 1)
+            finally:
+                if fd not in self._locks:
+                    os.close(fd)
+
     def _read_stdin(self) -> bytes:
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:
             raise ValueError("no standard input")
-        try:
-            fd: int | None = stream.fileno()
+        try:  # a copy of the descriptor of our own, to lock and close
+            fd = os.dup(stream.fileno())
         except (AttributeError, OSError, ValueError):
             fd = None  # not a real descriptor, as under a test runner's capture
         if fd is not None:
-            self._lock_stdin(fd)
+            try:
+                replaced = self._locked_if_output(fd, None)
+            finally:
+                if fd not in self._locks:
+                    os.close(fd)
+            if replaced is not None:  # the shell opened the old file: no path to open again
+                raise FileError(
+                    f"cannot update {label(replaced.path)}: another command replaced it "
+                    "while this one waited for it; run the command again"
+                )
         data = stream.read(self.limit + 1)
         return bytes(data) if data is not None else b""
 
-    def _lock_stdin(self, fd: int) -> None:
-        """Lock standard input when it is an output file (``move - X -o g.json < g.json``).
-
-        The shell opened it, so there is no path to open again if an update
-        replaced the file while we waited: the command is refused instead.
-        """
-        identity = _identity(os.fstat(fd))
-        for target in self._targets.values():
-            if target.identity != identity:
-                continue
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            self._stdin_lock = fd
-            try:
-                current = _identity(os.stat(target.real))
-            except FileNotFoundError:
-                current = None
-            if current != identity:
-                raise FileError(
-                    f"cannot update {label(target.path)}: another command replaced it "
-                    "while this one waited for it; run the command again"
-                )
-            return
-
-    def _read_file(self, path: str) -> bytes:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            shared = self._is_output(fd, path)
-        except BaseException:
-            os.close(fd)
-            raise
-        if shared:
-            os.close(fd)
-            fd = _open_locked(path)
-            self._locks.append(fd)  # released by close(), after the renames
-            return _read_at_most(fd, self.limit + 1)
-        try:
-            return _read_at_most(fd, self.limit + 1)
-        finally:
-            os.close(fd)
-
-    # -- the end -------------------------------------------------------------------
-
     def commit(self, outputs: Mapping[str, str]) -> None:
-        """Write every ``path: text`` (``-``: standard output), all of them or none."""
-        for path in outputs:
-            if path != "-":
-                self.reserve(path)
-        targets = [self._targets[path] for path in outputs if path != "-"]
-        for target in targets:
-            self._fill(target, outputs[target.path])
+        """Write every ``path: text`` (``-``: standard output): each file is
+        filled in full before standard output is printed and the files renamed."""
+        files = [path for path in outputs if path != "-"]
+        for path in files:
+            self.reserve(path)
+        for path in files:
+            self._fill(self._targets[path], outputs[path])
         if "-" in outputs:
             write_stdout(outputs["-"])
-        self._install(targets)
+        with _signals_held():
+            for path in files:
+                target = self._targets[path]
+                assert target.temp is not None
+                try:
+                    os.replace(target.temp, target.real)
+                except OSError as exc:
+                    raise FileError(f"cannot write {label(path)}: {_reason(exc)}") from None
+                target.temp = None
 
-    def _fill(self, target: _Target, text: str) -> None:
-        assert target.fd is not None
+    @staticmethod
+    def _fill(target: _Target, text: str) -> None:
+        """Write ``text`` to the target's temporary file, with the target's mode
+        (a new file's from the umask), and flush it to the disk."""
+        assert target.temp is not None
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError:
             raise FileError(f"cannot write {label(target.path)}: the text is not UTF-8") from None
         try:
-            _write_all(target.fd, data)
-            try:
-                old = os.stat(target.real)
-            except FileNotFoundError:
-                os.fchmod(target.fd, _new_file_mode())
-            else:
-                with suppress(OSError):  # only root may give files away; the mode still goes
-                    os.fchown(target.fd, old.st_uid, old.st_gid)
-                os.fchmod(target.fd, stat.S_IMODE(old.st_mode))
-            os.fsync(target.fd)
+            with open(target.temp, "wb") as out:
+                out.write(data)
+                out.flush()
+                try:
+                    old = os.stat(target.real)
+                except FileNotFoundError:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    os.fchmod(out.fileno(), 0o666 & ~umask)
+                else:
+                    with suppress(OSError):  # only root may give files away; the mode still goes
+                        os.fchown(out.fileno(), old.st_uid, old.st_gid)
+                    os.fchmod(out.fileno(), stat.S_IMODE(old.st_mode))
+                os.fsync(out.fileno())
         except OSError as exc:
             raise FileError(f"cannot write {label(target.path)}: {_reason(exc)}") from None
-        finally:
-            fd, target.fd = target.fd, None
-            os.close(fd)
-
-    def _install(self, targets: list[_Target]) -> None:
-        """Rename each temporary file over its target; on a failure undo the earlier ones.
-
-        Every target but the last keeps a hard link to its old file until all
-        are in place: renaming the link back is the undo. Where hard links are
-        not to be had, a target is restored only if it did not exist before.
-        """
-        undo: list[tuple[_Target, str | None, bool]] = []
-        backups: list[str] = []
-        with _critical():
-            try:
-                for number, target in enumerate(targets):
-                    existed = os.path.lexists(target.real)
-                    backup = None
-                    if existed and number < len(targets) - 1:
-                        backup = _hard_link_beside(target.real)
-                        if backup is not None:
-                            backups.append(backup)
-                    assert target.temp is not None
-                    try:
-                        os.replace(target.temp, target.real)
-                    except OSError as exc:
-                        self._undo(undo)
-                        raise FileError(
-                            f"cannot write {label(target.path)}: {_reason(exc)}"
-                        ) from None
-                    target.temp = None
-                    undo.append((target, backup, existed))
-            finally:
-                for backup in backups:
-                    _remove(backup)
-
-    @staticmethod
-    def _undo(done: list[tuple[_Target, str | None, bool]]) -> None:
-        for target, backup, existed in reversed(done):
-            try:
-                if backup is not None:
-                    os.replace(backup, target.real)
-                elif not existed:
-                    os.unlink(target.real)
-            except OSError:
-                pass  # keep undoing the others; the error reported is the first one
 
     def close(self) -> None:
-        """Remove every temporary file still there and release the locks."""
-        with _critical():
+        """Remove every temporary file still there and let go of the locks."""
+        with _signals_held():
             for target in self._targets.values():
-                if target.fd is not None:
-                    fd, target.fd = target.fd, None
-                    os.close(fd)
                 if target.temp is not None:
-                    _remove(target.temp)
+                    with suppress(FileNotFoundError):
+                        os.unlink(target.temp)
                     target.temp = None
             while self._locks:
-                os.close(self._locks.pop())
-            if self._stdin_lock is not None:
-                fd, self._stdin_lock = self._stdin_lock, None
-                with suppress(OSError):
+                fd = self._locks.pop()
+                with suppress(OSError):  # a copy of standard input keeps its file open
                     fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
 
 
-def _hard_link_beside(path: str) -> str | None:
-    directory = os.path.dirname(path)
-    for _ in range(100):
-        name = os.path.join(directory, f"{TEMP_PREFIX}{secrets.token_hex(6)}.old")
-        try:
-            os.link(path, name)
-        except FileExistsError:
-            continue
-        except OSError:
-            return None
-        return name
-    return None
-
-
-def _remove(path: str) -> None:
-    with suppress(FileNotFoundError):
-        os.unlink(path)
+def _read_at_most(fd: int, size: int) -> bytes:
+    data = bytearray()
+    while len(data) < size:
+        block = os.read(fd, min(1 << 18, size - len(data)))
+        if not block:
+            break
+        data += block
+    return bytes(data)

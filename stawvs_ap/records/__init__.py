@@ -22,6 +22,6 @@ BAD_RECORD
 
 from __future__ import annotations
 
-from .replay import from_record, parse_starting_position
+from .replay import from_record, game_of, parse_starting_position, record_in
 
-__all__ = ["from_record", "parse_starting_position"]
+__all__ = ["from_record", "game_of", "parse_starting_position", "record_in"]

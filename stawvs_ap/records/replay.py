@@ -26,7 +26,13 @@ from ..i18n import printable
 from ..state.format import MAX_STATE_BYTES
 from ..state.timestamps import utc_now
 
-__all__ = ["apply_move_or_ending", "from_record", "parse_starting_position"]
+__all__ = [
+    "apply_move_or_ending",
+    "from_record",
+    "game_of",
+    "parse_starting_position",
+    "record_in",
+]
 
 _ENDING_RESULT: Final = {"resign": "resigned", "timeout": "timeout"}
 #: The most characters of a player's name an error shows.
@@ -100,6 +106,34 @@ def from_record(
             _replay_entry(game, entry, number, names)
     _check_header(game, header, names, allow_unfinished)
     return game
+
+
+def record_in(value: object) -> dict[str, Any] | None:
+    """The game record ``value`` is (an object with a ``header``) or wraps (a
+    golden fixture file keeps its game's record under ``record``); None for
+    anything else, such as a state."""
+    if isinstance(value, dict) and "header" not in value:
+        value = value.get("record")
+    return value if isinstance(value, dict) and "header" in value else None
+
+
+def game_of(
+    state_or_record: str | dict[str, Any], initial: str | dict[str, Any] | None = None
+) -> StawvsGame:
+    """The game a state's text or a record (as :func:`record_in` finds it) holds:
+    the state loaded, or the record replayed, a game in progress too, from the
+    state ``initial`` when it has no starting board. ``initial`` with a state is
+    refused (``BAD_ARGUMENT``): it would be dropped."""
+    if isinstance(state_or_record, str):
+        if initial is not None:
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT, "an initial state goes with a record, not with a state"
+            )
+        return StawvsGame(state_or_record)
+    record = record_in(state_or_record)
+    return from_record(
+        state_or_record if record is None else record, initial=initial, allow_unfinished=True
+    )
 
 
 def _player_names(header: dict[str, Any]) -> list[str]:

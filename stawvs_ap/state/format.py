@@ -15,7 +15,6 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from ..collector import collector_paused
 from ..errors import InvalidStateError, excerpt
 from .timestamps import PATTERN as TIMESTAMP_PATTERN
 
@@ -77,8 +76,7 @@ def read_document(doc: object) -> dict[str, Any]:
             text = doc if isinstance(doc, str) else bytes(doc).decode("utf-8")
             # Editors on some systems start a UTF-8 file with a byte-order mark: not JSON's.
             text = text.removeprefix("\ufeff")
-            with collector_paused():
-                data = INTEGER_JSON.decode(text)
+            data = INTEGER_JSON.decode(text)
         except _NonInteger as exc:
             raise InvalidStateError(
                 f"the state holds the number {excerpt(exc.args[0])}; every number in a state "

@@ -18,7 +18,6 @@ import json
 import re
 from typing import Any, Final
 
-from ..collector import collector_paused
 from ..errors import InvalidStateError
 from .checks import GameState, following_entry, load_checked
 from .format import (
@@ -86,9 +85,8 @@ def _replayed(text: str) -> GameState | None:
     if second < 0 or second - at > _FIRST_ENTRY_MAX:
         return None
     try:
-        with collector_paused():
-            head = INTEGER_JSON.decode(text[:at] + _STACK + "]}")
-            first, end = INTEGER_JSON.raw_decode(text, at + len(_STACK))
+        head = INTEGER_JSON.decode(text[:at] + _STACK + "]}")
+        first, end = INTEGER_JSON.raw_decode(text, at + len(_STACK))
         if type(head) is not dict or type(first) is not dict:
             return None
         start = load_checked({**head, "stack": [first], "gameover": False, "winner": []})
