@@ -290,7 +290,7 @@ def test_the_layout_check_sees_the_old_tangle_of_host_and_pictures(tmp_path: Pat
 
 #: What ``import stawvs_ap`` may load: the engine's floors and the leaves they use.
 ENGINE = ("stawvs_ap.core", "stawvs_ap.state", "stawvs_ap.host", "stawvs_ap.records")
-LEAVES = ("stawvs_ap.errors", "stawvs_ap.version", "stawvs_ap.i18n", "stawvs_ap.collector")
+LEAVES = ("stawvs_ap.errors", "stawvs_ap.version", "stawvs_ap.i18n")
 
 
 def loaded_by(code: str) -> list[str]:
