@@ -1,0 +1,79 @@
+"""Values from outside are quoted through the one rule (stawvs_ap.errors.excerpt):
+a refusal names a huge value cut short, whatever door it came in by, and stays
+one line (issue 51, finding 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from cli_inprocess import run
+
+from stawvs_ap import StawvsError, StawvsGame
+from stawvs_ap.apbot.protocol import challenge_refusal
+from stawvs_ap.core.squares import Square
+from stawvs_ap.core.variants import check_variants
+from stawvs_ap.state.timestamps import parse_timestamp
+
+#: The longest refusal a huge value may make.
+SHORT = 300
+HUGE = "x" * 100_000
+
+
+def _game() -> StawvsGame:
+    return StawvsGame.new(2, seed=1)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: check_variants([HUGE]),
+        lambda: check_variants([list(range(100_000))]),
+        lambda: check_variants(["hole", HUGE[:60] + "hole"]),
+        lambda: StawvsGame.new(2, [HUGE]),
+        lambda: StawvsGame([HUGE]),  # type: ignore[arg-type]
+        lambda: _game().load(10**5000),
+        lambda: _game().resign(10**4000),
+        lambda: Square.parse(HUGE),
+        lambda: parse_timestamp(HUGE),
+    ],
+    ids=[
+        "an unknown variant",
+        "a variant that is no text",
+        "a long unknown variant",
+        "a new game's variant",
+        "a state that is no state",
+        "a stack index",
+        "a player",
+        "a square",
+        "a time",
+    ],
+)
+def test_a_huge_value_is_named_cut_short_in_one_line(call: Callable[[], object]) -> None:
+    with pytest.raises(StawvsError) as refused:
+        call()
+    assert len(refused.value.message) < SHORT
+    assert "\n" not in refused.value.message
+    assert "…" in refused.value.message or "too long to show" in refused.value.message
+
+
+def test_new_with_a_huge_variant_prints_one_short_line() -> None:
+    done = run("new", "--players", "2", "--variant", HUGE)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and len(done.stderr) < SHORT
+    assert "unknown variant 'xxxx" in done.stderr
+
+
+def test_a_challenge_with_a_megabyte_variant_gets_a_short_answer() -> None:
+    challenge = {
+        "verb": "challenge",
+        "metaGame": "stawvs",
+        "variants": ["v" * 1_000_000],
+        "clockStart": 72,
+        "clockInc": 24,
+        "clockMax": 168,
+        "challengers": ["p1"],
+    }
+    reason = challenge_refusal(challenge)
+    assert reason is not None and reason.startswith("unknown variant 'vvvv")
+    assert len(reason) < SHORT
