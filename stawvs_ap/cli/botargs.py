@@ -207,14 +207,17 @@ def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any
     it) and, when it is a game record (or a fixture wrapping one in ``record``),
     the record; refused in one line when it is empty or not UTF-8. Text that is
     no JSON is given back as a state's, for the state loader to say what is wrong
-    with it (where the JSON breaks, a number too long, nesting too deep)."""
+    with it (where the JSON breaks, a number too long); JSON nested too deeply to
+    read is refused here, naming the state or record."""
     text = _read_text(io, path, "state or record")
     if not text.strip():
         raise BotCliError(f"{label(path)} is empty: neither a state nor a record")
     try:
         # A byte-order mark is refused by JSON, and taken by the state loader.
         parsed = json.loads(text.removeprefix("\ufeff"))
-    except (ValueError, RecursionError):  # a number of over 4,300 digits is a ValueError
+    except RecursionError:  # neither can be read: name both, as replay names the record
+        raise BotCliError(f"the state or record on {label(path)} is nested too deeply") from None
+    except ValueError:  # a number of over 4,300 digits
         return text, None
     if isinstance(parsed, dict) and "header" not in parsed:
         parsed = parsed.get("record")  # a golden fixture's record, or a state

@@ -25,8 +25,9 @@ from typing import Any, TypeVar
 from ..bots.options import SECONDS
 from ..bots.review import Review, review_many
 from ..bots.spec import BotSpec, options_help
-from ..i18n import Argument, Catalogue, Phrase, catalogue, player_name
+from ..i18n import Argument, Catalogue, Phrase, catalogue, player_name, printable
 from ..pictures.evalgraph import MARKS, evaluation_svg
+from ..records.replay import NAME_SHOWN
 from . import messages as m
 from .botargs import (
     BOT_HELP,
@@ -54,9 +55,14 @@ MAX_FILES = 1000
 
 
 def _names(record: Any, players: int) -> list[str] | None:
-    """The players' names from a record's header, one for each of ``players``."""
+    """The players' names from a record's header, one for each of ``players``, cut
+    to :data:`~stawvs_ap.records.replay.NAME_SHOWN` characters as the record's
+    errors show them: each is drawn on every row of the table and every mark
+    of the graph."""
     names = record_names(record)
-    return names if names is not None and len(names) == players else None
+    if names is None or len(names) != players:
+        return None
+    return [printable(name, limit=NAME_SHOWN) for name in names]
 
 
 def columns(text: str) -> int:
