@@ -4,7 +4,10 @@ one line (issue 51, finding 4)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from cli_inprocess import run
@@ -77,3 +80,20 @@ def test_a_challenge_with_a_megabyte_variant_gets_a_short_answer() -> None:
     reason = challenge_refusal(challenge)
     assert reason is not None and reason.startswith("unknown variant 'vvvv")
     assert len(reason) < SHORT
+
+
+@pytest.mark.slow  # four commands in processes of their own
+def test_the_hostile_doors_benchmark_prints_a_row_per_door() -> None:
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "hostile_doors.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()[1:]
+    assert len(rows) == 7
+    written = [int(row.split()[-2].replace(",", "")) for row in rows]
+    assert max(written[:3]) < 5_000 and max(written[3:]) < 300
