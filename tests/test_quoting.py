@@ -14,6 +14,8 @@ from cli_inprocess import run
 
 from stawvs_ap import StawvsError, StawvsGame
 from stawvs_ap.apbot.protocol import challenge_refusal
+from stawvs_ap.bots.arena import Match
+from stawvs_ap.bots.spec import BotSpec
 from stawvs_ap.core.squares import Square
 from stawvs_ap.core.variants import check_variants
 from stawvs_ap.state.timestamps import parse_timestamp
@@ -39,6 +41,7 @@ def _game() -> StawvsGame:
         lambda: _game().resign(10**4000),
         lambda: Square.parse(HUGE),
         lambda: parse_timestamp(HUGE),
+        lambda: Match((BotSpec("random"), BotSpec("random")), seed=10**5000),
     ],
     ids=[
         "an unknown variant",
@@ -50,6 +53,7 @@ def _game() -> StawvsGame:
         "a player",
         "a square",
         "a time",
+        "an arena's seed",
     ],
 )
 def test_a_huge_value_is_named_cut_short_in_one_line(call: Callable[[], object]) -> None:
