@@ -25,6 +25,7 @@ while caps are being placed.
 
 from __future__ import annotations
 
+import operator
 from typing import Final
 
 import numpy as np
@@ -34,17 +35,19 @@ from .core.moves import PASS, Move
 from .core.position import Position
 from .core.pyramids import EMPTY, PER_KIND, PYRAMIDS
 from .core.squares import PATHS, SQUARES
-from .errors import ErrorCode, StawvsError
+from .errors import ErrorCode, StawvsError, excerpt
 
 __all__ = [
     "FIRST_SLIDE",
     "NUM_ACTIONS",
     "PASS_ACTION",
+    "action_number",
     "decode",
     "encode",
     "legal_actions",
     "observation_planes",
     "observation_size",
+    "whole_number",
 ]
 
 PASS_ACTION: Final = 64
@@ -114,33 +117,53 @@ def encode(move: Move) -> int:
     return base + rank
 
 
-def decode(action: int) -> Move:
-    """The move an action number stands for; :class:`~stawvs_ap.errors.StawvsError`
-    (``BAD_ARGUMENT``) for a number out of range or anything but a whole number.
+def whole_number(value: object) -> int | None:
+    """``value`` as a Python ``int`` when it is a whole number as Python and numpy
+    write them (or stands for one through ``__index__``, as a 0-d integer array),
+    else None: a bool is not one, nor ``1.0`` or ``"5"``.
+
+    >>> whole_number(np.int64(7)), whole_number(True), whole_number(1.0)
+    (7, None, None)
+    """
+    if isinstance(value, bool | np.bool_):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def action_number(action: object, count: int = NUM_ACTIONS) -> int:
+    """``action`` as a number from 0 to ``count - 1`` (a :func:`whole_number`);
+    :class:`~stawvs_ap.errors.StawvsError` (``BAD_ARGUMENT``) for anything else
+    (a bool, ``1.0``, ``"5"``, ``None``) or a number out of range.
+
+    >>> action_number(np.int64(7))
+    7
+    >>> action_number(True)
+    Traceback (most recent call last):
+    stawvs_ap.errors.StawvsError: an action is a whole number from 0 to 33408, not True
+    """
+    number = whole_number(action)
+    if number is None or not 0 <= number < count:
+        shown = excerpt(action if number is None else number)
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"an action is a whole number from 0 to {count - 1}, not {shown}",
+        )
+    return number
+
+
+def decode(action: object) -> Move:
+    """The move an action number stands for (:func:`action_number` says which
+    numbers are); :class:`~stawvs_ap.errors.StawvsError` (``BAD_ARGUMENT``) for a
+    number out of range or anything but a whole number.
 
     >>> decode(NUM_ACTIONS)
     Traceback (most recent call last):
     stawvs_ap.errors.StawvsError: an action is a whole number from 0 to 33408, not 33409
     """
-    if isinstance(action, _WHOLE) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
-        return _MOVES[action]
-    shown = _shown(int(action) if isinstance(action, np.integer) else action)
-    raise StawvsError(
-        ErrorCode.BAD_ARGUMENT,
-        f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {shown}",
-    )
-
-
-#: What an action number may be: Python's whole numbers and numpy's.
-_WHOLE: Final = (int, np.integer)
-
-
-def _shown(value: object) -> str:
-    """A value as an error names it: short, whatever its size."""
-    if isinstance(value, int) and value.bit_length() > 64:
-        return f"a number of {value.bit_length():,} bits"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return _MOVES[action_number(action)]
 
 
 def legal_actions(position: Position) -> list[int]:

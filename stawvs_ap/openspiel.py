@@ -37,19 +37,22 @@ import numpy as np
 import pyspiel
 
 from .bots.base import Bot
-from .core.position import Position
+from .core.position import Position, is_seed
 from .core.pyramids import COLOURED, EMPTY, PER_KIND, PYRAMIDS
 from .core.squares import SQUARE_NAMES
 from .core.variants import check_variants, expected_gaps, rules_for
 from .encoding import (
     NUM_ACTIONS,
+    action_number,
     decode,
     encode,
     legal_actions,
     observation_planes,
     observation_size,
+    whole_number,
 )
-from .errors import ErrorCode, StawvsError
+from .errors import ErrorCode, StawvsError, excerpt
+from .host.game import SEED_RANGE
 
 __all__ = ["EngineBot", "StawvsGame", "StawvsState", "max_game_length", "returns_of"]
 
@@ -95,22 +98,52 @@ def returns_of(winners: list[int], numplayers: int) -> list[float]:
     return [share if p in winners else 0.0 for p in range(1, numplayers + 1)]
 
 
+def _parameters(params: object) -> tuple[int, str, int]:
+    """The players, variants and seed ``params`` give (defaults for those left
+    out), checked: ``BAD_ARGUMENT`` naming the first that is wrong. Python's and
+    numpy's whole numbers are taken for ``players`` and ``seed``."""
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"the parameters are a dict, not {excerpt(params)}"
+        )
+    unknown = sorted(str(name) for name in params if name not in _DEFAULTS)
+    if unknown:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"unknown parameter {excerpt(unknown[0])} (known: {', '.join(_DEFAULTS)})",
+        )
+    chosen = {**_DEFAULTS, **params}
+    players = whole_number(chosen["players"])
+    if players is None or not 2 <= players <= 4:
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"Stawvs is for 2 to 4 players, not {excerpt(chosen['players'])}",
+        )
+    variants = chosen["variants"]
+    if not isinstance(variants, str):
+        raise StawvsError(
+            ErrorCode.BAD_VARIANT,
+            f"variants are variant ids joined by '+' (hole+hey), not {excerpt(variants)}",
+        )
+    seed = whole_number(chosen["seed"])
+    if seed is None or (seed != _NO_SEED and not is_seed(seed)):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE} or -1 for none, not {excerpt(chosen['seed'])}"
+        )
+    return players, variants, seed
+
+
 class StawvsGame(pyspiel.Game):  # type: ignore[misc]
     """The game ``python_stawvs`` with its parameters (see the module)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        chosen = {**_DEFAULTS, **(params or {})}
-        players = int(chosen["players"])
-        if not 2 <= players <= 4:
-            raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players}"
-            )
-        text = str(chosen["variants"])
+        players, text, self.seed = _parameters(params)
         try:
             self.variants = check_variants([v for v in text.split("+") if v])
         except ValueError as exc:
             raise StawvsError(ErrorCode.BAD_VARIANT, str(exc)) from None
-        self.seed = int(chosen["seed"])
         self.rules = rules_for(players, self.variants)
         seeded = self.seed != _NO_SEED
         chance_outcomes = 0 if seeded else (64 if "random" in self.variants else len(COLOURED))
@@ -123,6 +156,7 @@ class StawvsGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=1.0,
             max_game_length=max_game_length(players, self.rules.caps_per_player),
         )
+        chosen = {"players": players, "variants": text, "seed": self.seed}
         super().__init__(_SEEDED_TYPE if seeded else _GAME_TYPE, info, chosen)
 
     def new_initial_state(self) -> StawvsState:
@@ -199,6 +233,26 @@ class StawvsState(pyspiel.State):  # type: ignore[misc]
         assert self.position is not None
         return legal_actions(self.position)
 
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` (a Python or numpy whole number), or deal it at a chance
+        node; ``BAD_ARGUMENT`` for anything else, before OpenSpiel reads it, and
+        ``BAD_MOVE`` for an illegal move. Nothing changes when it is refused."""
+        super().apply_action(self._number(action))
+
+    def child(self, action: int) -> StawvsState:
+        """The state after ``action``, this one unchanged (refusals as :meth:`apply_action`)."""
+        return super().child(self._number(action))  # type: ignore[no-any-return]
+
+    def action_to_string(self, *player_and_action: Any) -> str:
+        """The action (``action`` or ``player, action``, a whole number as
+        :meth:`apply_action` takes it) in words: a move string, or a deal."""
+        *player, action = player_and_action
+        return str(super().action_to_string(*player, action_number(action)))
+
+    def _number(self, action: object) -> int:
+        """``action`` as a number of this node's outcomes (``BAD_ARGUMENT`` otherwise)."""
+        return action_number(action, NUM_ACTIONS if self.position is not None else 64)
+
     def _apply_action(self, action: int) -> None:
         position = self.position
         if position is None:
@@ -212,8 +266,9 @@ class StawvsState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if self._dealing_gaps():
-                return SQUARE_NAMES[action]
-            return f"{SQUARE_NAMES[self._next_square()]}={PYRAMIDS[action].code}"
+                return SQUARE_NAMES[action_number(action, 64)]
+            kind = PYRAMIDS[action_number(action, len(COLOURED))]
+            return f"{SQUARE_NAMES[self._next_square()]}={kind.code}"
         return str(decode(action))
 
     def is_terminal(self) -> bool:

@@ -6,13 +6,18 @@ dict: ``observation``, the planes of :func:`~stawvs_ap.encoding.observation_plan
 (a ``Box`` of ``float32`` in 0–1), and ``action_mask``, 1 for the legal
 actions among :mod:`stawvs_ap.encoding`'s numbers. An illegal action raises
 :class:`~stawvs_ap.errors.StawvsError` (``BAD_MOVE``), and one that is no action
-number at all (out of range, not a whole number) ``BAD_ARGUMENT``; neither
-changes anything.
+number at all (out of range, not a whole number: ``-1``, ``1.0``, ``"5"``,
+``None``, ``True``) ``BAD_ARGUMENT``; neither changes anything. Actions and
+seeds are Python's whole numbers or numpy's. :func:`env` and :class:`raw_env`
+are the same environment: it checks the order of its calls itself
+(``BAD_ARGUMENT`` for a step before ``reset``, ``GAMEOVER`` for a step once
+every agent is done), so PettingZoo's wrappers, which would assert first, are
+not put around it.
 Rewards come once, at the end: each player's share of the win, as the
 OpenSpiel game's returns. ``reset(seed=s)`` deals
 ``Position.initial(n, variants, s)``; ``reset(options={"state": TEXT})``
-starts from a state the engine loads (its own or Abstract Play's JSON) or a
-position notation.
+starts from a state the engine loads (its own or Abstract Play's JSON, as text,
+UTF-8 bytes or a parsed dict) or a position notation.
 
 >>> environment = env(players=2, variants=("hole",))
 >>> environment.reset(seed=1)
@@ -24,19 +29,24 @@ position notation.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from .core.position import Position
-from .encoding import NUM_ACTIONS, decode, legal_actions, observation_planes, observation_size
-from .errors import ErrorCode, StawvsError
+from .encoding import (
+    NUM_ACTIONS,
+    decode,
+    legal_actions,
+    observation_planes,
+    observation_size,
+    whole_number,
+)
+from .errors import ErrorCode, StawvsError, excerpt
 from .host.game import StawvsGame
 
 __all__ = ["env", "raw_env"]
@@ -44,11 +54,12 @@ __all__ = ["env", "raw_env"]
 _SQUARE_PIXELS = 16
 
 
-def env(players: int = 2, variants: Sequence[str] = (), render_mode: str | None = None) -> Any:
-    """The environment with PettingZoo's usual wrappers (order enforcing, checks)."""
-    wrapped: Any = raw_env(players, variants, render_mode)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+def env(players: int = 2, variants: Sequence[str] = (), render_mode: str | None = None) -> raw_env:
+    """The environment. It checks its actions and the order of its calls itself,
+    refusing with the package's errors, so it goes without PettingZoo's
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (whose
+    ``AssertionError`` would come first)."""
+    return raw_env(players, variants, render_mode)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -66,10 +77,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {players!r}"
+                ErrorCode.BAD_ARGUMENT, f"Stawvs is for 2 to 4 players, not {excerpt(players)}"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"no render mode {render_mode!r}")
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"no render mode {excerpt(render_mode)}")
         try:
             Position.initial(players, list(variants), seed=0)
         except ValueError as exc:
@@ -93,6 +104,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         }
         self.position = Position.initial(players, self.variants, seed=0)
         self._ended_winners: list[int] | None = None
+        self._has_reset = False
+        self.agent_selection = self.possible_agents[0]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -102,11 +115,26 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     # -- the game ------------------------------------------------------------------
 
-    def _load(self, text: str) -> tuple[Position, list[int] | None]:
-        if text.lstrip().startswith("{"):
-            game = StawvsGame.from_state(text)
+    def _load(self, state: object) -> tuple[Position, list[int] | None]:
+        if isinstance(state, bytes | bytearray):  # a state's JSON: a position is text
+            try:
+                state = bytes(state).decode("utf-8")
+            except UnicodeDecodeError:
+                raise StawvsError(
+                    ErrorCode.BAD_STATE,
+                    "the state's bytes are not UTF-8 text, as a state's JSON is",
+                ) from None
+            game = StawvsGame.from_state(state)
+        elif isinstance(state, dict) or (isinstance(state, str) and state.lstrip().startswith("{")):
+            game = StawvsGame.from_state(state)
+        elif isinstance(state, str):
+            game = StawvsGame.from_position(state, self.variants)
         else:
-            game = StawvsGame.from_position(text, self.variants)
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT,
+                "the option 'state' is a state (JSON text or bytes, or a parsed dict) "
+                f"or a position notation, not {excerpt(state)}",
+            )
         position = game.position
         if position.rules.numplayers != self.numplayers:
             raise StawvsError(
@@ -117,15 +145,25 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return position, (list(game.winner) if game.gameover else None)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new deal (the same for the same seed), or the state in ``options["state"]``."""
-        text = (options or {}).get("state")
-        if text is not None:
-            self.position, self._ended_winners = self._load(str(text))
+        """A new deal (the same for the same seed: a Python or numpy whole number),
+        or the state in ``options["state"]``; nothing changes when either is refused."""
+        if options is not None and not isinstance(options, Mapping):
+            raise StawvsError(
+                ErrorCode.BAD_ARGUMENT,
+                f"options are a dict such as {{'state': ...}}, not {excerpt(options)}",
+            )
+        state = (options or {}).get("state")
+        if state is not None:
+            self.position, self._ended_winners = self._load(state)
         else:
+            number = None if seed is None else whole_number(seed)  # numpy's too
             self.position, self._ended_winners = (
-                Position.initial(self.numplayers, self.variants, seed),
+                Position.initial(
+                    self.numplayers, self.variants, seed if number is None else number
+                ),
                 None,
             )
+        self._has_reset = True
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,7 +189,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[self.position.currplayer - 1]
 
+    def _check_reset(self, call: str) -> None:
+        if not self._has_reset:
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"reset() the environment before {call}()")
+
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        self._check_reset("observe")
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if self._winners() is None and agent == self.agent_selection:
             mask[legal_actions(self.position)] = 1
@@ -159,19 +202,25 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def step(self, action: int | None) -> None:
         """Play the action of the agent to move (``None`` once it is done)."""
+        self._check_reset("step")
+        if not self.agents:
+            raise StawvsError(
+                ErrorCode.GAMEOVER, "every agent is done: reset() the environment for another game"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise StawvsError(
+                    ErrorCode.BAD_ARGUMENT,
+                    f"{agent} is done: its step takes None, not {excerpt(action)}",
+                )
             self._was_dead_step(action)
             return
-        move = None
-        if action is not None:
-            try:
-                number = operator.index(action)  # whole numbers: numpy's, a tensor's
-            except TypeError:
-                number = action  # decode names it: BAD_ARGUMENT (1.7, "1", None…)
-            move = decode(number)  # BAD_ARGUMENT out of range
-        if move is None or not self.position.is_legal(move):
-            raise StawvsError(ErrorCode.BAD_MOVE, f"action {action} is not a legal move here")
+        move = decode(action)  # BAD_ARGUMENT: no action number at all
+        if not self.position.is_legal(move):
+            raise StawvsError(
+                ErrorCode.BAD_MOVE, f"action {excerpt(action)} is not a legal move here"
+            )
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.position, _ = self.position.play(move)
@@ -181,6 +230,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The text board (``ansi``) or a picture of it (``rgb_array``)."""
+        self._check_reset("render")
         if self.render_mode == "ansi":
             return str(self.position)
         if self.render_mode == "rgb_array":

@@ -56,7 +56,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
 
-from .errors import ErrorCode, StawvsError
+from .errors import ErrorCode, StawvsError, excerpt
 
 __all__ = ["FILES", "file_name", "load", "names", "text"]
 
@@ -93,7 +93,7 @@ def file_name(name: str) -> str:
     if canonical not in FILES:
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT,
-            f"there is no schema {name[:60]!r}: choose one of {', '.join(FILES)}",
+            f"there is no schema {excerpt(name, 60)}: choose one of {', '.join(FILES)}",
         )
     return FILES[canonical]
 

@@ -6,17 +6,37 @@ from __future__ import annotations
 
 import socket
 import struct
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("distributed", reason="the cluster extra is not installed")
 
-from stawvs_ap.bots.cluster import Cluster
+from stawvs_ap.bots.cluster import Cluster, cluster_address
 from stawvs_ap.errors import StawvsError
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Addresses of no scheduler the arena can reach: other transports, and tcp:// without a port.
+NOT_TCP = [
+    "inproc://x",
+    "tls://127.0.0.1:8786",
+    "ucx://127.0.0.1:8786",
+    "127.0.0.1:8786",
+    "tcp://127.0.0.1",
+    "tcp://:8786",
+    "tcp://127.0.0.1:0",
+    "tcp://127.0.0.1:65536",
+    "tcp://127.0.0.1:+1",
+    "tcp://127.0.0.1:٣",
+    "tcp://host name:8786",
+    "tcp://" + "h" * 100_000 + ":1",
+]
 
 
 @contextmanager
@@ -72,6 +92,46 @@ def test_a_peer_that_is_not_a_dask_scheduler_is_refused_in_one_line(
         assert time.monotonic() - start < 5
     assert caught.value.code == "ARENA_FAILED"
     assert "\n" not in caught.value.message
+
+
+@pytest.mark.parametrize("address", NOT_TCP, ids=lambda a: a[:30])
+def test_an_address_that_is_not_tcp_host_port_is_refused_before_connecting(address: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(StawvsError) as caught:
+        Cluster(address, timeout=30)
+    assert time.monotonic() - start < 1
+    assert caught.value.code == "BAD_ARGUMENT"
+    assert caught.value.message.startswith("a cluster's address is tcp://HOST:PORT")
+    assert "\n" not in caught.value.message and len(caught.value.message) < 200
+
+
+def test_a_tcp_address_gives_its_host_and_port() -> None:
+    assert cluster_address("tcp://127.0.0.1:8786") == ("127.0.0.1", 8786)
+    assert cluster_address("tcp://[::1]:1") == ("::1", 1)
+    assert cluster_address("tcp://sched.example:65535") == ("sched.example", 65535)
+
+
+@pytest.mark.parametrize("command", ["review", "arena"])
+@pytest.mark.parametrize("address", ["inproc://x", "tls://127.0.0.1:8786"])
+def test_the_command_line_refuses_another_transport_in_one_line_quickly(
+    command: str, address: str
+) -> None:
+    from cli_process import ENV
+
+    record = ROOT / "fixtures" / "golden" / "2p-default-seed-1.json"
+    given = [str(record), "--bot", "random"] if command == "review" else ["--games", "2"]
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "stawvs_ap", command, *given, "--cluster", address],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert time.monotonic() - start < 10  # a Python start and the record's replay; was 22 s
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("stawvs-ap: error: a cluster's address is tcp://HOST:PORT")
 
 
 @pytest.mark.slow

@@ -33,6 +33,7 @@ from stawvs_ap.encoding import (
     encode,
     legal_actions,
 )
+from stawvs_ap.errors import excerpt
 from stawvs_ap.pettingzoo import env, raw_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -310,3 +311,134 @@ def test_openspiel_refuses_parameters_that_make_no_game(spec: str, code: str) ->
     with pytest.raises(StawvsError) as refused:
         spiel_stawvs.StawvsGame(dict(part.split("=") for part in spec[14:-1].split(",")))
     assert refused.value.code == code
+
+
+# -- bad input through every entry point -----------------------------------------
+
+#: Values that are no action number: out of range, or not a whole number at all.
+NOT_ACTIONS = [-1, NUM_ACTIONS, 1.0, "5", None, True, np.bool_(True), np.float64(3), 10**5000]
+NOT_ACTION_IDS = [excerpt(action) for action in NOT_ACTIONS]
+
+
+@pytest.mark.parametrize("make", [env, raw_env], ids=["env", "raw_env"])
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=NOT_ACTION_IDS)
+def test_pettingzoo_refuses_what_is_no_action_with_bad_argument(
+    make: object, action: object
+) -> None:
+    environment = make()  # type: ignore[operator]
+    environment.reset(seed=1)
+    before = environment.position
+    with pytest.raises(StawvsError) as refused:
+        environment.step(action)
+    assert refused.value.code == "BAD_ARGUMENT"
+    assert "\n" not in refused.value.message and len(refused.value.message) < 120
+    assert environment.position == before and environment.agent_selection == "player_1"
+
+
+def test_pettingzoo_takes_numpy_whole_numbers_as_seeds_and_actions() -> None:
+    environment = env()
+    environment.reset(seed=np.int64(7))
+    assert environment.position == Position.initial(2, seed=7)
+    environment.reset(seed=np.uint8(7))
+    assert environment.position == Position.initial(2, seed=7)
+    action = np.flatnonzero(environment.observe("player_1")["action_mask"])[0]
+    environment.step(np.int32(action))
+    assert environment.agent_selection == "player_2"
+
+
+@pytest.mark.parametrize("seed", [True, np.bool_(False), "7", 7.0, -1, 2**63])
+def test_pettingzoo_refuses_a_seed_that_is_none_and_changes_nothing(seed: object) -> None:
+    environment = env()
+    environment.reset(seed=3)
+    with pytest.raises(StawvsError) as refused:
+        environment.reset(seed=seed)  # type: ignore[arg-type]
+    assert refused.value.code == "BAD_ARGUMENT"
+    assert environment.position == Position.initial(2, seed=3)
+
+
+def test_pettingzoo_reads_state_bytes_as_a_states_json_and_says_what_they_are_not() -> None:
+    environment = env()
+    environment.reset(seed=3)
+    with pytest.raises(StawvsError, match="no 'game' key") as empty:
+        environment.reset(options={"state": b"{}"})
+    with pytest.raises(StawvsError, match="not valid JSON") as not_json:
+        environment.reset(options={"state": b"d5"})  # a position is text, never bytes
+    with pytest.raises(StawvsError, match="not UTF-8") as not_text:
+        environment.reset(options={"state": b"\xff{}"})
+    with pytest.raises(StawvsError, match="not 5") as not_state:
+        environment.reset(options={"state": 5})
+    assert [e.value.code for e in (empty, not_json, not_text, not_state)] == [
+        "BAD_STATE",
+        "BAD_STATE",
+        "BAD_STATE",
+        "BAD_ARGUMENT",
+    ]
+    assert environment.position == Position.initial(2, seed=3)
+    record = reference_data.games()[0]
+    environment.reset(options={"state": str(record["initial"]).encode()})
+    assert environment.position == StawvsGame.from_state(str(record["initial"])).position
+
+
+def test_pettingzoo_calls_out_of_order_are_refused_with_the_packages_errors() -> None:
+    environment = env()
+    for call in (lambda: environment.step(0), environment.last, environment.render):
+        with pytest.raises(StawvsError, match=r"reset\(\) the environment before") as early:
+            call()
+        assert early.value.code == "BAD_ARGUMENT"
+    record = reference_data.games()[0]
+    environment.reset(options={"state": record["final"]})
+    with pytest.raises(StawvsError, match="is done") as alive:
+        environment.step(0)
+    assert alive.value.code == "BAD_ARGUMENT"
+    while environment.agents:
+        environment.step(None)
+    with pytest.raises(StawvsError) as over:
+        environment.step(None)
+    assert over.value.code == "GAMEOVER"
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=NOT_ACTION_IDS)
+def test_openspiel_refuses_what_is_no_action_with_bad_argument(action: object) -> None:
+    for spec in ("python_stawvs(seed=7)", "python_stawvs"):  # a move, then a deal
+        state = pyspiel.load_game(spec).new_initial_state()
+        for call in (state.apply_action, state.child, state.action_to_string):
+            with pytest.raises(StawvsError) as refused:
+                call(action)
+            assert refused.value.code == "BAD_ARGUMENT"
+        assert state.history() == []
+
+
+def test_openspiel_takes_numpy_whole_numbers_as_actions_and_parameters() -> None:
+    game = spiel_stawvs.StawvsGame({"players": np.int64(3), "seed": np.int64(7)})
+    assert game.num_players() == 3 and game.get_parameters()["seed"] == 7
+    state = game.new_initial_state()
+    first = state.legal_actions()[0]
+    assert state.action_to_string(np.int64(first)) == str(decode(first))
+    assert state.child(np.int32(first)).history() == [first]
+    state.apply_action(np.uint16(first))
+    assert state.history() == [first]
+    dealing = pyspiel.load_game("python_stawvs").new_initial_state()
+    dealing.apply_action(np.int64(dealing.chance_outcomes()[0][0]))
+    assert len(dealing.history()) == 1
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": "3"},
+        {"players": True},
+        {"players": 2.5},
+        {"seed": "7"},
+        {"seed": -5},
+        {"seed": 2**63},
+        {"variants": 5},
+        {"playres": 3},
+        ["players", 3],
+    ],
+    ids=repr,
+)
+def test_openspiel_refuses_parameters_of_the_wrong_kind(params: object) -> None:
+    with pytest.raises(StawvsError) as refused:
+        spiel_stawvs.StawvsGame(params)  # type: ignore[arg-type]
+    assert refused.value.code in ("BAD_ARGUMENT", "BAD_VARIANT")
+    assert "\n" not in refused.value.message

@@ -17,6 +17,7 @@ from stawvs_ap.cli.cli import main
 from stawvs_ap.cli.reviewcli import columns
 from stawvs_ap.pictures.evalgraph import MARKS, evaluation_svg
 from stawvs_ap.pictures.svg import CAP_COLOURS
+from stawvs_ap.records.replay import NAME_SHOWN
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -109,6 +110,18 @@ def test_review_refuses_a_record_that_does_not_replay(
     assert error.startswith("stawvs-ap: error: ") and "Traceback" not in error
 
 
+@pytest.mark.parametrize("command", ["review", "solve", "hint"])
+def test_a_record_nested_too_deeply_is_named_a_record_not_a_state(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "deep.json"
+    deep = "[" * 100_000 + "]" * 100_000
+    path.write_text(json.dumps({**golden_record(), "moves": []})[:-1] + f', "x": {deep}}}')
+    assert main([command, str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error == f"stawvs-ap: error: the state or record on {str(path)!r} is nested too deeply\n"
+
+
 def test_review_refuses_jobs_and_a_cluster_together(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -167,6 +180,26 @@ def test_a_records_names_reach_the_table_and_the_graph_without_their_controls(
     assert "Al\ufffd]0;owned\ufffdice: accuracy " in out and "\x1b" not in out
     desc = ET.parse(svg).getroot().findtext(f"{SVG}desc") or ""
     assert "Al\ufffd]0;owned\ufffdice" in desc
+
+
+def test_long_names_are_cut_as_the_records_errors_cut_them_and_the_output_stays_bounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outputs = []
+    for name_length in (1, 200_000):  # the names, shown once each: a linear cost
+        record = in_progress(golden_record(), 4)
+        for seat, player in enumerate(record["header"]["players"]):
+            player["name"] = "AB"[seat] * name_length
+        path, svg = tmp_path / "record.json", tmp_path / f"graph-{name_length}.svg"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        assert main(["review", str(path), "--bot", BOT, "--svg", str(svg), "--lang", "en"]) == 0
+        outputs.append((capsys.readouterr().out, svg.stat().st_size))
+    (short, short_svg), (long, long_svg) = outputs
+    assert "A" * NAME_SHOWN + "…  " in long and "A" * (NAME_SHOWN + 1) not in long
+    assert "B" * NAME_SHOWN + "…: accuracy " in long
+    # Each of the eight rows and two summaries gains at most the cut name.
+    assert len(long) <= len(short) + 10 * (NAME_SHOWN + 1) * 2
+    assert long_svg <= short_svg + 20 * (NAME_SHOWN + 1) * 2
 
 
 def test_the_table_lines_up_in_korean_with_wide_names(

@@ -43,6 +43,7 @@ from starlette.middleware import Middleware
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from ..errors import excerpt
 from ..service.http import Guard
 from ..service.webserver import BodyTooLarge, ClientGone, read_body
 from .journal import JournalFault
@@ -211,8 +212,9 @@ class BotEndpoint:
             except Refusal as refusal:
                 return refusal.status, {"message": refusal.reason}
             return 202, {"queued": True, "duplicate": outcome == "duplicate"}
-        shown = verb if isinstance(verb, str) and len(verb) <= 40 else "?"
-        return 400, {"message": f"unknown verb {shown!r}: this bot answers challenge and move"}
+        return 400, {
+            "message": f"unknown verb {excerpt(verb)}: this bot answers challenge and move"
+        }
 
 
 def create_app(bot: ApBot, *, clock: Callable[[], float] = time.time) -> Starlette:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..core.position import is_seed
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import SEED_RANGE, StawvsGame
 from ..state.entry import ENDINGS
 from .base import now, play_turn
@@ -185,7 +185,7 @@ class Match:
 
     def __post_init__(self) -> None:
         if not is_seed(self.seed):
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {self.seed!r:.40}")
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{SEED_RANGE}, not {excerpt(self.seed)}")
 
 
 @dataclass(frozen=True)

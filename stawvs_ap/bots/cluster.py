@@ -39,12 +39,12 @@ from threading import Lock
 from types import TracebackType
 from typing import Any
 
-from ..errors import StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..version import __version__
 from .base import BotErrorCode
 from .runners import Done, Play, T
 
-__all__ = ["STOP_POLL_SECONDS", "Cluster", "dask_distributed"]
+__all__ = ["STOP_POLL_SECONDS", "Cluster", "cluster_address", "dask_distributed"]
 
 #: How often a game in play asks whether its run still wants it.
 STOP_POLL_SECONDS = 1.0
@@ -85,35 +85,60 @@ def _on_worker(play: Play[Any, Any], task: Any, topic: str) -> tuple[str, Any]:
 MAX_HANDSHAKE_BYTES = 64 * 1024
 
 
-def _check_scheduler(address: str, timeout: float) -> None:
-    """Refuse (``ARENA_FAILED``, one line) a ``tcp://`` peer whose first message
-    is not a Dask handshake, reading at most :data:`MAX_HANDSHAKE_BYTES` of it
-    within ``timeout`` seconds, before Dask trusts any frame size it announces.
-    Other schemes are left to Dask."""
-    scheme, _, rest = address.rpartition("://")
-    if scheme not in ("", "tcp"):
-        return
+#: The longest host name DNS has.
+_MAX_HOST = 253
+
+
+def cluster_address(address: object) -> tuple[str, int]:
+    """The host and port of a scheduler's address ``tcp://HOST:PORT``, or
+    ``BAD_ARGUMENT`` in one line: Dask's other transports (``inproc://``,
+    ``tls://``, ``ucx://``) are not the arena's, and a bare ``HOST:PORT``
+    lacks its scheme.
+
+    >>> cluster_address("tcp://127.0.0.1:8786"), cluster_address("tcp://[::1]:8786")
+    (('127.0.0.1', 8786), ('::1', 8786))
+    """
+    scheme, _, rest = address.partition("://") if isinstance(address, str) else ("", "", "")
     host, _, port = rest.rpartition(":")
-    if not port.isdigit():
-        return  # Dask says what is wrong with the address
+    host = host.removeprefix("[").removesuffix("]")  # an IPv6 address in brackets
+    if (
+        scheme != "tcp"
+        or not 0 < len(host) <= _MAX_HOST
+        or not host.isprintable()
+        or " " in host
+        or not (port.isascii() and port.isdigit() and len(port) <= 5 and 0 < int(port) < 65536)
+    ):
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT,
+            f"a cluster's address is tcp://HOST:PORT (such as tcp://127.0.0.1:8786), "
+            f"not {excerpt(address)}",
+        )
+    return host, int(port)
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Refuse (``ARENA_FAILED``, one line) a peer whose first message is not a
+    Dask handshake, reading at most :data:`MAX_HANDSHAKE_BYTES` of it within
+    ``timeout`` seconds, before Dask trusts any frame size it announces."""
+    host, port = cluster_address(address)
+    shown = excerpt(address)
     deadline = time.monotonic() + timeout
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as peer:
+        with socket.create_connection((host, port), timeout=timeout) as peer:
             head = _read_exactly(peer, 8, deadline)
             (size,) = struct.unpack("<Q", head)
             if not 0 < size <= MAX_HANDSHAKE_BYTES:
                 raise _failed(
-                    f"{address!r} is not a Dask scheduler: its first message announces "
-                    f"{size:,} bytes"
+                    f"{shown} is not a Dask scheduler: its first message announces {size:,} bytes"
                 )
             if b"pickle-protocol" not in _read_exactly(peer, size, deadline):
-                raise _failed(f"{address!r} is not a Dask scheduler: it did not greet as one")
+                raise _failed(f"{shown} is not a Dask scheduler: it did not greet as one")
     except TimeoutError:
         raise _failed(
-            f"{address!r} is not a Dask scheduler: it said nothing Dask says within {timeout:g} s"
+            f"{shown} is not a Dask scheduler: it said nothing Dask says within {timeout:g} s"
         ) from None
-    except OSError as exc:
-        raise _failed(f"cannot reach the cluster at {address!r}: {_reason(exc)}") from None
+    except (OSError, UnicodeError) as exc:  # UnicodeError: a host name that IDNA refuses
+        raise _failed(f"cannot reach the cluster at {shown}: {_reason(exc)}") from None
 
 
 def _read_exactly(peer: socket.socket, size: int, deadline: float) -> bytes:
@@ -131,12 +156,14 @@ class Cluster:
     """The Dask cluster whose scheduler listens at ``address`` (``tcp://HOST:PORT``).
 
     Connecting waits at most ``timeout`` seconds. Use it as a context manager,
-    or call :meth:`close`. Raises ``ARENA_FAILED`` when Dask is not installed
-    or the scheduler cannot be reached. While it is open and ``quiet``, Dask's
+    or call :meth:`close`. Raises ``BAD_ARGUMENT`` for any other address
+    (:func:`cluster_address`), before connecting; ``ARENA_FAILED`` when Dask is
+    not installed or the scheduler cannot be reached. While it is open and ``quiet``, Dask's
     log lines in this process are dropped.
     """
 
     def __init__(self, address: str, *, timeout: float = 10.0, quiet: bool = True) -> None:
+        cluster_address(address)
         try:
             distributed = dask_distributed()
         except ImportError:
@@ -154,7 +181,9 @@ class Cluster:
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
             if self._silence:
                 self._silence.end()
-            raise _failed(f"cannot reach the cluster at {address!r}: {_reason(exc)}") from None
+            raise _failed(
+                f"cannot reach the cluster at {excerpt(address)}: {_reason(exc)}"
+            ) from None
 
     def threads(self) -> int:
         """The worker threads the cluster has now."""
@@ -164,7 +193,9 @@ class Cluster:
             raise self._lost() from None
 
     def _lost(self) -> StawvsError:
-        return _failed(f"lost the cluster at {self.address!r}: its scheduler no longer answers")
+        return _failed(
+            f"lost the cluster at {excerpt(self.address)}: its scheduler no longer answers"
+        )
 
     def run(self, tasks: Iterable[T], play: Play[T, Any]) -> Generator[Done[T, Any], None, None]:
         distributed = self._distributed

@@ -71,7 +71,9 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     if not argv:
         raise StawvsError(ErrorCode.BAD_ARGUMENT, "exec: the command is empty")
     if shutil.which(argv[0]) is None:
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"exec: there is no program {argv[0]!r} to run")
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"exec: there is no program {excerpt(argv[0])} to run"
+        )
     return argv
 
 

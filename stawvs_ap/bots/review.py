@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from ..core.moves import Move, MoveSyntaxError
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..records import game_of as state_or_record_game
 from ..version import __version__
@@ -387,7 +387,9 @@ def _runner(jobs: int | None, cluster: str | None) -> tuple[Runner, Callable[[],
         connected = Cluster(cluster)
         return connected, connected.close
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"jobs is a whole number from 1, not {jobs!r}")
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"jobs is a whole number from 1, not {excerpt(jobs)}"
+        )
     return (LocalProcesses(jobs) if jobs and jobs > 1 else InProcess()), _nothing
 
 

@@ -52,7 +52,7 @@ from typing import Final, Literal
 from ..core.moves import Move
 from ..core.position import Position
 from ..core.scoring import score
-from ..errors import ErrorCode, IllegalMoveError, StawvsError
+from ..errors import ErrorCode, IllegalMoveError, StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
@@ -166,7 +166,7 @@ class Solver:
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT,
                 f"a solver's table holds a whole number of entries of at least 1, "
-                f"not {table_limit!r}",
+                f"not {excerpt(table_limit)}",
             )
         self._table: dict[tuple[Position, int], tuple[int, int, Move | None]] = {}
         self._table_limit = limit

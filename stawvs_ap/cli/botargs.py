@@ -19,6 +19,7 @@ from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import SEED_RANGE, StawvsGame, check_seed
 from ..i18n import printable
 from ..records import game_of, record_in
+from ..records.replay import NAME_SHOWN
 from .safe_io import Transaction, label
 
 __all__ = [
@@ -71,9 +72,11 @@ def whole(text: str) -> int:
 
 def record_names(record: Any) -> list[str] | None:
     """The players' names from a record's header, when it has them all, as a
-    terminal may show them (:func:`stawvs_ap.i18n.printable`)."""
+    terminal may show them (:func:`stawvs_ap.i18n.printable`), each cut to
+    :data:`~stawvs_ap.records.replay.NAME_SHOWN` characters as the record's
+    errors show them."""
     try:
-        names = [printable(p["name"]) for p in record["header"]["players"]]
+        names = [printable(p["name"], limit=NAME_SHOWN) for p in record["header"]["players"]]
     except (KeyError, TypeError):
         return None
     if not all(name.strip() for name in names):  # a blank name: "Player N" for all
@@ -196,13 +199,16 @@ def read_state_or_record(io: Transaction, path: str) -> tuple[str, dict[str, Any
     it) and, when it is a game record (or a fixture wrapping one in ``record``),
     the record; refused in one line when it is empty or not UTF-8. Text that is
     no JSON is given back as a state's, for the state loader to say what is wrong
-    with it (where the JSON breaks, a number too long, nesting too deep)."""
+    with it (where the JSON breaks, a number too long); JSON nested too deeply to
+    read is refused here, naming the state or record."""
     text = io.read_text(path, "state or record")
     if not text.strip():
         raise BotCliError(f"{label(path)} is empty: neither a state nor a record")
     try:
         # A byte-order mark is refused by JSON, and taken by the state loader.
         parsed = json.loads(text.removeprefix("\ufeff"))
-    except (ValueError, RecursionError):  # a number of over 4,300 digits is a ValueError
+    except RecursionError:  # neither can be read: name both, as replay names the record
+        raise BotCliError(f"the state or record on {label(path)} is nested too deeply") from None
+    except ValueError:  # a number of over 4,300 digits
         return text, None
     return text, record_in(parsed)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import __version__
-from ..errors import StawvsError
+from ..errors import StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, language_of_environment, negotiate
 from ..pictures.svg import board_svg
@@ -183,7 +183,7 @@ def _cmd_move(args: argparse.Namespace, io: Transaction) -> Outputs:
             game.move(move)
         except StawvsError as exc:
             where = f"move {number} " if len(args.moves) > 1 else "move "
-            raise CliError(f"illegal {where}{move!r}: {exc.message} [{exc.code}]") from None
+            raise CliError(f"illegal {where}{excerpt(move)}: {exc.message} [{exc.code}]") from None
     return {args.output: game.serialize() + "\n"}
 
 

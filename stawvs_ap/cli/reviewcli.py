@@ -54,7 +54,8 @@ MAX_FILES = 1000
 
 
 def _names(record: Any, players: int) -> list[str] | None:
-    """The players' names from a record's header, one for each of ``players``."""
+    """The players' names from a record's header (cut, :func:`record_names`), one
+    for each of ``players``."""
     names = record_names(record)
     return names if names is not None and len(names) == players else None
 

@@ -18,7 +18,7 @@ import sys
 import webbrowser
 from typing import Final
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 
 __all__ = ["WEB_EXTRA", "add_playground_command", "parse_address", "run_http"]
 
@@ -43,13 +43,15 @@ def parse_address(text: str) -> tuple[str, int]:
     """
     host, colon, port = text.rpartition(":")
     if not colon or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (such as 127.0.0.1:8765)")
+        raise argparse.ArgumentTypeError(
+            f"{excerpt(text)} is not HOST:PORT (such as 127.0.0.1:8765)"
+        )
     return host, int(port)
 
 
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a port number (0 to 65535)")
     return int(text)
 
 

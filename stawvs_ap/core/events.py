@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from .pyramids import Pyramid
 from .squares import Square
 
@@ -116,4 +116,4 @@ def ending_events(how: str, player: int | None, numplayers: int) -> tuple[Event,
         return DrawAgreed(), GameEnded(everyone)
     if how == "abandoned":
         return Abandoned(), GameEnded(())
-    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{how!r} is not an ending")
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{excerpt(how)} is not an ending")

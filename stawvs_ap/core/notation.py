@@ -45,7 +45,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from .pyramids import EMPTY, PYRAMIDS
 
 __all__ = [
@@ -149,7 +149,7 @@ def parse_board(text: str) -> tuple[list[int], list[int]]:
                 got = rank_text[at : at + 3]
                 raise StawvsError(
                     ErrorCode.BAD_POSITION,
-                    f"{where}: {got!r} is not a square (a pyramid code such as PI1 or BL3, "
+                    f"{where}: {excerpt(got)} is not a square (a pyramid code such as PI1 or BL3, "
                     "with @p for player p's cap, or '.' for an empty square)",
                 )
             if len(board) - start == 8:
@@ -195,11 +195,13 @@ def parse_position(text: str) -> PositionFields:
     board, caps = parse_board(board_text)
     if not (turn.isdigit() and len(turn) == 1):
         raise StawvsError(
-            ErrorCode.BAD_POSITION, f"the player to move is a number such as 1, not {turn!r}"
+            ErrorCode.BAD_POSITION, f"the player to move is a number such as 1, not {excerpt(turn)}"
         )
     mode = mode.lower()
     if mode not in ("place", "collect"):
-        raise StawvsError(ErrorCode.BAD_POSITION, f"the mode is 'place' or 'collect', not {mode!r}")
+        raise StawvsError(
+            ErrorCode.BAD_POSITION, f"the mode is 'place' or 'collect', not {excerpt(mode)}"
+        )
     captured = [_parse_collection(c, i) for i, c in enumerate(collections_text.split(","), 1)]
     if passed_text == "-":
         eliminated = []
@@ -208,7 +210,7 @@ def parse_position(text: str) -> PositionFields:
     else:
         raise StawvsError(
             ErrorCode.BAD_POSITION,
-            f"the passed players are digits such as 31, or '-', not {passed_text!r}",
+            f"the passed players are digits such as 31, or '-', not {excerpt(passed_text)}",
         )
     return PositionFields(board, caps, int(turn), mode, captured, eliminated)
 
@@ -221,6 +223,6 @@ def _parse_collection(text: str, player: int) -> list[int]:
         if code not in _CODES:
             raise StawvsError(
                 ErrorCode.BAD_POSITION,
-                f"player {player}'s collection: {code!r} is not a pyramid code",
+                f"player {player}'s collection: {excerpt(code)} is not a pyramid code",
             )
     return [_CODES[code] for code in codes]

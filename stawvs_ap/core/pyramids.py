@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 
 __all__ = [
     "COLOURED",
@@ -81,7 +81,7 @@ class Pyramid(IntEnum):
         """The pyramid of ``colour`` and ``size`` (1–3)."""
         if not 1 <= size <= 3:
             raise StawvsError(
-                ErrorCode.BAD_ARGUMENT, f"a pyramid's size is 1, 2 or 3, not {size!r}"
+                ErrorCode.BAD_ARGUMENT, f"a pyramid's size is 1, 2 or 3, not {excerpt(size)}"
             )
         return PYRAMIDS[colour * 3 + size - 1]
 
@@ -92,7 +92,7 @@ class Pyramid(IntEnum):
         if found is None:
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT,
-                f"{code!r} is not a pyramid code (PI, BL, GR, OR or GH, then 1-3)",
+                f"{excerpt(code)} is not a pyramid code (PI, BL, GR, OR or GH, then 1-3)",
             )
         return found
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 
 __all__ = [
     "BB_ALL",
@@ -62,7 +62,7 @@ class Square(int):
         """The square named ``name`` (``"c3"``, any case); ``BAD_ARGUMENT`` if none is."""
         found = SQUARE_OF_NAME.get(name.lower()) if isinstance(name, str) else None
         if found is None:
-            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"not a square: {name!r}")
+            raise StawvsError(ErrorCode.BAD_ARGUMENT, f"not a square: {excerpt(name)}")
         return found
 
     @classmethod

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from .squares import SQUARE_OF_NAME, SQUARES, Square
 
 __all__ = [
@@ -60,19 +60,22 @@ def check_variants(variants: Iterable[object]) -> list[str]:
     out: list[str] = []
     for variant in variants:
         if not isinstance(variant, str):
-            raise StawvsError(ErrorCode.BAD_VARIANT, f"a variant must be a string, not {variant!r}")
+            raise StawvsError(
+                ErrorCode.BAD_VARIANT, f"a variant must be a string, not {excerpt(variant)}"
+            )
         if variant not in VARIANTS:
             known = ", ".join(VARIANTS)
             raise StawvsError(
-                ErrorCode.BAD_VARIANT, f"unknown variant {variant!r} (known: {known})"
+                ErrorCode.BAD_VARIANT, f"unknown variant {excerpt(variant)} (known: {known})"
             )
         if variant in out:
-            raise StawvsError(ErrorCode.BAD_VARIANT, f"variant {variant!r} is given twice")
+            raise StawvsError(ErrorCode.BAD_VARIANT, f"variant {excerpt(variant)} is given twice")
         out.append(variant)
     setups = [v for v in out if v in SETUP_VARIANTS]
     if len(setups) > 1:
         raise StawvsError(
-            ErrorCode.BAD_VARIANT, f"variants {setups[0]!r} and {setups[1]!r} cannot be combined"
+            ErrorCode.BAD_VARIANT,
+            f"variants {excerpt(setups[0])} and {excerpt(setups[1])} cannot be combined",
         )
     return out
 

@@ -23,7 +23,7 @@ from ..core.events import (
     TimedOut,
 )
 from ..core.squares import SQUARE_NAMES
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..i18n import Catalogue, Listing, Phrase, catalogue, player_name
 from . import messages as m
 
@@ -148,7 +148,7 @@ def entry_sentences(
     """
     if not isinstance(names, list | tuple | None):
         raise StawvsError(
-            ErrorCode.BAD_ARGUMENT, f"names are a list of player names, not {names!r}"
+            ErrorCode.BAD_ARGUMENT, f"names are a list of player names, not {excerpt(names)}"
         )
     words = words or catalogue()
     name_of: dict[int, Name] = {p: player_name(p) for p in range(1, numplayers + 1)}

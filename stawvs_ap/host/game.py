@@ -143,7 +143,7 @@ class StawvsGame:
         if isinstance(state, bool) or not isinstance(state, int | str | bytes | bytearray | dict):
             raise StawvsError(
                 ErrorCode.BAD_ARGUMENT,
-                f"a game starts from a player count or a serialized state, not {state!r}",
+                f"a game starts from a player count or a serialized state, not {excerpt(state)}",
             )
         if isinstance(state, int):
             self._start_new(state, variants, seed)
@@ -527,7 +527,7 @@ class StawvsGame:
         n = len(self._stack)
         if isinstance(idx, bool) or not isinstance(idx, int) or not -n <= idx < n:
             held = f"({n} entry)" if n == 1 else f"({n} entries)"
-            raise StawvsError(ErrorCode.BAD_INDEX, f"there is no stack entry {idx!r} {held}")
+            raise StawvsError(ErrorCode.BAD_INDEX, f"there is no stack entry {excerpt(idx)} {held}")
         self._index = idx % n
         self._preview = None
         self._just_moved = False
@@ -642,7 +642,9 @@ class StawvsGame:
             or not isinstance(player, int)
             or not (1 <= player <= self.numplayers)
         ):
-            raise StawvsError(ErrorCode.BAD_PLAYER, f"there is no player {player!r} in this game")
+            raise StawvsError(
+                ErrorCode.BAD_PLAYER, f"there is no player {excerpt(player)} in this game"
+            )
 
     def _end(self, how: str, player: int | None) -> StawvsGame:
         if self.gameover:

@@ -176,7 +176,7 @@ def variant_display_names(variants: Iterable[str], words: Catalogue | None = Non
     if unknown:
         known = ", ".join(VARIANTS)
         raise StawvsError(
-            ErrorCode.BAD_VARIANT, f"unknown variant {unknown[0]!r:.60} (known: {known})"
+            ErrorCode.BAD_VARIANT, f"unknown variant {excerpt(unknown[0], 60)} (known: {known})"
         )
     if not any(uid in SETUP_VARIANTS for uid in ids):
         ids.append(DEFAULT_SETUP_UID)

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from ..core.invariants import is_new_game_start
 from ..core.notation import format_board
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..state.entry import ENDINGS, Entry
 from ..state.timestamps import to_timestamp
 from .metadata import GAMEINFO, variant_display_names
@@ -77,7 +77,7 @@ def _player_entry(given: object, seat: int, score: int, won: bool) -> dict[str, 
     if not isinstance(given, dict) or not isinstance(given.get("name"), str):
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT,
-            f"player {seat} must be a dict with a 'name' (text), not {given!r}",
+            f"player {seat} must be a dict with a 'name' (text), not {excerpt(given)}",
         )
     entry: dict[str, Any] = {"name": given["name"]}
     userid = given.get("uid", given.get("userid"))

@@ -26,7 +26,7 @@ from ..core.position import EMPTY, Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score, tree_points
 from ..core.squares import FILES, SQUARE_NAMES, Square
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..i18n import LIST_SEPARATOR, Catalogue, Phrase, catalogue
 from . import messages as m
@@ -409,7 +409,7 @@ def _square(value: int | str) -> int:
             return value
     except ValueError:
         pass
-    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{str(value)[:20]!r} is not a square")
+    raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{excerpt(value, 20)} is not a square")
 
 
 def _hint(canvas: _Canvas, move: Move) -> list[str]:
@@ -484,7 +484,7 @@ def _marked(canvas: _Canvas, highlights: Mapping[str, Iterable[int | str]]) -> l
     if unknown:
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT,
-            f"unknown highlight {unknown[0][:20]!r} (known: {', '.join(HIGHLIGHTS)})",
+            f"unknown highlight {excerpt(unknown[0], 20)} (known: {', '.join(HIGHLIGHTS)})",
         )
     sq_size = canvas.square
     out = ['<g class="highlights">']

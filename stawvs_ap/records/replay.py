@@ -318,7 +318,7 @@ def _replay_entry(game: StawvsGame, entry: object, number: int, names: list[str]
         produced = notable_results(game.results)
         if given != produced or json.dumps(given) != json.dumps(produced):
             raise InvalidRecordError(
-                f"{where}: the record says {move!r} gave {json.dumps(given)[:200]}, "
+                f"{where}: the record says {excerpt(move)} gave {json.dumps(given)[:200]}, "
                 f"but replaying it gives {json.dumps(produced)}"
             )
 

@@ -32,7 +32,7 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from stawvs_ap.bots.base import BotErrorCode
-from stawvs_ap.errors import ErrorCode, StawvsError
+from stawvs_ap.errors import ErrorCode, StawvsError, excerpt
 from stawvs_ap.service.jsonrpc import MAX_RESPONSE_BYTES, PROTOCOL_CODES, ServiceErrorCode
 from stawvs_ap.service.methods import METHODS
 from stawvs_ap.service.protocol import Method
@@ -100,10 +100,12 @@ def _request_line(method: str, params: Mapping[str, Any] | None, rid: int | None
         ).encode("ascii")
     except ValueError as exc:
         reason = "NaN and infinities are not JSON numbers" if "float" in str(exc) else exc
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"cannot send {method!r:.80}: {reason}") from None
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"cannot send {excerpt(method, 80)}: {reason}"
+        ) from None
     except (TypeError, RecursionError) as exc:
         raise StawvsError(
-            ErrorCode.BAD_ARGUMENT, f"cannot send {method!r:.80}: {str(exc)[:200]}"
+            ErrorCode.BAD_ARGUMENT, f"cannot send {excerpt(method, 80)}: {str(exc)[:200]}"
         ) from None
 
 
@@ -133,7 +135,7 @@ class Client:
             )
         except OSError as exc:  # no such program, not allowed to run it
             raise ConnectionFailure(
-                f"cannot start the server {argv[0]!r:.200}: {exc.strerror or exc}"
+                f"cannot start the server {excerpt(argv[0], 200)}: {exc.strerror or exc}"
             ) from None
         self._ids = itertools.count(1)
 
@@ -215,19 +217,21 @@ class Client:
             response = json.loads(line)
         except ValueError:
             raise ConnectionFailure(
-                f"the server answered what is not JSON: {line!r:.200}"
+                f"the server answered what is not JSON: {excerpt(line, 200)}"
             ) from None
         if not isinstance(response, dict):
             raise ConnectionFailure(
-                f"the server answered what is not a response: {response!r:.200}"
+                f"the server answered what is not a response: {excerpt(response, 200)}"
             )
         error = response.get("error")
         # An id of null answers a request the server could not read (a parse error).
         if response.get("id") != rid and not (response.get("id") is None and error):
-            raise ConnectionFailure(f"the server answered out of turn: {response!r:.200}")
+            raise ConnectionFailure(f"the server answered out of turn: {excerpt(response, 200)}")
         if error is not None:
             if not isinstance(error, dict):
-                raise ConnectionFailure(f"the server answered a broken error: {error!r:.200}")
+                raise ConnectionFailure(
+                    f"the server answered a broken error: {excerpt(error, 200)}"
+                )
             code = error.get("code")
             raise RemoteError(
                 code if isinstance(code, int) else -32603,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO, Final
 
-from ..errors import StawvsError
+from ..errors import StawvsError, excerpt
 from . import bots, game, reviews, views
 from .jsonrpc import (
     INVALID_PARAMS,
@@ -100,7 +100,7 @@ def call(method: str, params: dict[str, Any] | list[Any]) -> Result:
     refusal of the engine (``APP_ERROR``, the engine's code in ``data.code``)."""
     spec = METHODS.get(method)
     if spec is None:
-        raise RpcError(METHOD_NOT_FOUND, f"there is no method {method[:80]!r}")
+        raise RpcError(METHOD_NOT_FOUND, f"there is no method {excerpt(method, 80)}")
     if not isinstance(params, dict):
         raise RpcError(INVALID_PARAMS, "params must be an object: parameters go by name")
     checked = spec.check(params)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..core.variants import VARIANTS as VARIANT_IDS
+from ..errors import excerpt
 from ..state.format import MAX_ENTRIES
 from .jsonrpc import INVALID_PARAMS, MAX_BATCH, RpcError
 
@@ -234,7 +235,8 @@ class Method:
         if unknown:
             takes = self.call_help() or "nothing"
             raise RpcError(
-                INVALID_PARAMS, f"unknown parameter {unknown[0]!r} (this method takes {takes})"
+                INVALID_PARAMS,
+                f"unknown parameter {excerpt(unknown[0])} (this method takes {takes})",
             )
         for name in self.required:
             if name not in params:

@@ -21,7 +21,7 @@ from ..core.position import Position
 from ..core.pyramids import PYRAMIDS
 from ..core.scoring import group_collection, score
 from ..core.squares import SQUARES
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..host.preview import Preview, preview
 from ..host.verdicts import COMPLETE
@@ -186,7 +186,7 @@ def svg(params: Params) -> Result:
             hints.append((Move.parse(hint["move"]), hint.get("label", "")[:_MAX_LABEL]))
         except MoveSyntaxError:
             raise StawvsError(
-                ErrorCode.MALFORMED, f"hint {hint['move'][:20]!r} is not a move"
+                ErrorCode.MALFORMED, f"hint {excerpt(hint['move'], 20)} is not a move"
             ) from None
     picture = board_svg(
         shown,

@@ -189,7 +189,7 @@ def _check_player(where: str, player: int, numplayers: int, what: str) -> None:
 
 def _check_timestamp(where: str, timestamp: str) -> None:
     if not is_timestamp(timestamp):
-        raise InvalidStateError(f"{where}: {timestamp!r} is not a real time")
+        raise InvalidStateError(f"{where}: {excerpt(timestamp)} is not a real time")
 
 
 def start_entry(rules: Rules, variants: list[str], model: EntryModel) -> Entry:
@@ -246,7 +246,9 @@ def following_entry(
         try:
             return previous.ended_by(lastmove, player if type(player) is int else None, timestamp)
         except ValueError:
-            raise InvalidStateError(f"{where}: the ending {lastmove!r} names no player") from None
+            raise InvalidStateError(
+                f"{where}: the ending {excerpt(lastmove)} names no player"
+            ) from None
     try:
         move = Move.parse(lastmove)
     except MoveSyntaxError:

@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Final
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 
 __all__ = [
     "PATTERN",
@@ -33,12 +33,15 @@ def parse_timestamp(text: object) -> datetime:
     ``2025-12-12T00:00:00.000Z`` and a real date and time (no trailing newline)."""
     if not isinstance(text, str) or _FORM.fullmatch(text) is None:
         raise StawvsError(
-            ErrorCode.BAD_ARGUMENT, f"{text!r} is not a UTC time such as 2025-12-12T00:00:00.000Z"
+            ErrorCode.BAD_ARGUMENT,
+            f"{excerpt(text)} is not a UTC time such as 2025-12-12T00:00:00.000Z",
         )
     try:
         return datetime.fromisoformat(text)
     except ValueError:
-        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"{text!r} is not a real date and time") from None
+        raise StawvsError(
+            ErrorCode.BAD_ARGUMENT, f"{excerpt(text)} is not a real date and time"
+        ) from None
 
 
 def is_timestamp(text: object) -> bool:
@@ -68,7 +71,7 @@ def to_timestamp(value: object) -> str:
             pass
     raise StawvsError(
         ErrorCode.BAD_ARGUMENT,
-        f"{value!r} is not a date and time such as 2025-12-12T00:00:00.000Z or "
+        f"{excerpt(value)} is not a date and time such as 2025-12-12T00:00:00.000Z or "
         "2025-12-12T02:00:00+02:00",
     )
 
