@@ -136,28 +136,11 @@ class ExecBot(Bot):
 
     # -- questions -------------------------------------------------------------------
 
-    def choose(
-        self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None
-    ) -> Move:
+    def _position_of(self, game: GameLike) -> Position:
+        # The game asked about is sent as it is (its history with it) when it is
+        # the position's own game: see _game_of.
         self._asked = game if isinstance(game, StawvsGame) else None
-        try:
-            return super().choose(game, seconds=seconds, iterations=iterations)
-        finally:
-            self._asked = None
-
-    def analyse(
-        self,
-        game: GameLike,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        top: int | None = None,
-    ) -> list[Candidate]:
-        self._asked = game if isinstance(game, StawvsGame) else None
-        try:
-            return super().analyse(game, seconds=seconds, iterations=iterations, top=top)
-        finally:
-            self._asked = None
+        return super()._position_of(game)
 
     def _choose(self, position: Position, budget: Budget) -> Move:
         game = self._game_of(position)
