@@ -250,11 +250,11 @@ class TerminalGame:
 
     def hint(self) -> None:
         adviser = next(iter(self.bots.values()))
-        with self.console.thinking(self._worded(m.THINKING)):
+        with self.console.thinking(self.words.say(m.THINKING)):
             best = hint_rows(self.game, adviser.analyse(self.game, top=3))  # within its budget
         adviser.forget()  # its tree is now rooted at the person's turn
         candidates = [row.words(self.words) for row in best]
-        self.say(m.PLAY_HINT, candidates=self._worded(LIST_SEPARATOR).join(candidates))
+        self.say(m.PLAY_HINT, candidates=self.words.say(LIST_SEPARATOR).join(candidates))
 
     def undo(self) -> None:
         """Take back the person's last move of their own choosing and what followed."""
