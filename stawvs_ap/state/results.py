@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from ..core import events as ev
-from ..core.pyramids import PYRAMIDS, Pyramid
+from ..core.pyramids import PYRAMIDS
 from ..core.squares import SQUARE_NAMES
 
-__all__ = ["pyramid_phrase", "results_of"]
+__all__ = ["results_of"]
 
 Result = dict[str, Any]
 _SIZE_NAMES: Final = ("small", "medium", "large")
@@ -22,11 +22,6 @@ _COLOUR_NAMES: Final = ("pink", "blue", "green", "orange", "grey")
 _PHRASES: Final[tuple[str, ...]] = tuple(
     f"a {_SIZE_NAMES[p % 3]} {_COLOUR_NAMES[p // 3]} pyramid" for p in PYRAMIDS
 )
-
-
-def pyramid_phrase(pyramid: Pyramid | int) -> str:
-    """A pyramid as players name it: ``"a large blue pyramid"``."""
-    return _PHRASES[pyramid]
 
 
 def results_of(events: Iterable[ev.Event]) -> list[Result]:
