@@ -38,8 +38,13 @@ LOOSE = 1
 def _take_onto(pool: list[int], colour: int | None, onto: list[int]) -> bool:
     """Move the earliest pyramid of ``colour`` (any colour if None) from ``pool``
     onto the stack ``onto``; False when there is none."""
+    if colour is None:
+        if not pool:
+            return False
+        onto.append(pool.pop(0))
+        return True
     for i, pyramid in enumerate(pool):
-        if colour is None or pyramid // 3 == colour:
+        if pyramid // 3 == colour:
             onto.append(pool.pop(i))
             return True
     return False
