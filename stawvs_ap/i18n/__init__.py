@@ -447,12 +447,8 @@ def _load(language: str) -> Catalogue:
     """Read the compiled catalogue of ``language`` (a tag :func:`languages` lists)."""
     if language == SOURCE_LANGUAGE:
         return Catalogue(language, gettext.NullTranslations())
-    path = resources.files(__name__).joinpath(
-        _LOCALES,
-        language.replace("-", "_"),
-        "LC_MESSAGES",
-        f"{DOMAIN}.mo",  # pt-BR: pt_BR
-    )
+    folder = language.replace("-", "_")  # pt-BR is in pt_BR
+    path = resources.files(__name__).joinpath(_LOCALES, folder, "LC_MESSAGES", f"{DOMAIN}.mo")
     with path.open("rb") as compiled:
         return Catalogue(language, gettext.GNUTranslations(compiled))
 
