@@ -210,7 +210,7 @@ class Bot(ABC):
         the game is over. A forced move (such as the only ``pass``) is answered
         at once.
         """
-        position = position_of(game)
+        position = self._position_of(game)
         forced = only_move(position)
         if forced is not None:
             self.forget()
@@ -230,9 +230,14 @@ class Bot(ABC):
         least 1). ``game`` is left unchanged."""
         if top is not None:
             TOP.check(top)
-        position = position_of(game)
+        position = self._position_of(game)
         found = self._analyse(position, self.budget(seconds, iterations))
         return found if top is None else found[:top]
+
+    def _position_of(self, game: GameLike) -> Position:
+        """The position a question is about (:func:`position_of`); a bot that
+        needs the game itself keeps it here."""
+        return position_of(game)
 
     def forget(self) -> None:  # noqa: B027 - optional hook, most bots keep nothing
         """Drop anything kept from earlier questions (a search tree)."""

@@ -138,28 +138,11 @@ class ExecBot(Bot):
 
     # -- questions -------------------------------------------------------------------
 
-    def choose(
-        self, game: GameLike, *, seconds: float | None = None, iterations: int | None = None
-    ) -> Move:
+    def _position_of(self, game: GameLike) -> Position:
+        # The game asked about is sent as it is (its history with it) when it is
+        # the position's own game: see _game_of.
         self._asked = game if isinstance(game, StawvsGame) else None
-        try:
-            return super().choose(game, seconds=seconds, iterations=iterations)
-        finally:
-            self._asked = None
-
-    def analyse(
-        self,
-        game: GameLike,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        top: int | None = None,
-    ) -> list[Candidate]:
-        self._asked = game if isinstance(game, StawvsGame) else None
-        try:
-            return super().analyse(game, seconds=seconds, iterations=iterations, top=top)
-        finally:
-            self._asked = None
+        return super()._position_of(game)
 
     def _choose(self, position: Position, budget: Budget) -> Move:
         game = self._game_of(position)
@@ -177,20 +160,16 @@ class ExecBot(Bot):
             return [Candidate(self._choose(position, budget), 0, even)]
         listed = result.get("candidates") if isinstance(result, dict) else None
         if not isinstance(listed, list) or not listed:
-            raise self._fail(BotFailure("forfeit", "its analysis lists no candidates"))
+            raise self._forfeit("its analysis lists no candidates")
         candidates = []
         for entry in listed[:1000]:
             if not isinstance(entry, dict):
-                raise self._fail(
-                    BotFailure("forfeit", f"its analysis lists {excerpt(str(entry), 60)}")
-                )
+                raise self._forfeit(f"its analysis lists {excerpt(str(entry), 60)}")
             value, visits = entry.get("value", even), entry.get("visits", 0)
             if not (isinstance(value, int | float) and not isinstance(value, bool)) or not (
                 0 <= value <= 1
             ):
-                raise self._fail(
-                    BotFailure("forfeit", f"its analysis gives the value {excerpt(str(value), 60)}")
-                )
+                raise self._forfeit(f"its analysis gives the value {excerpt(str(value), 60)}")
             if not isinstance(visits, int) or isinstance(visits, bool) or visits < 0:
                 visits = 0
             candidates.append(Candidate(self._move(game, entry.get("move")), visits, float(value)))
@@ -206,15 +185,11 @@ class ExecBot(Bot):
 
     def _move(self, game: StawvsGame, text: object) -> Move:
         if not isinstance(text, str):
-            raise self._fail(
-                BotFailure("forfeit", f"its answer has no move text: {excerpt(str(text), 60)}")
-            )
+            raise self._forfeit(f"its answer has no move text: {excerpt(str(text), 60)}")
         verdict = game.validate_move(text)
         if not verdict.valid or verdict.complete != 1:
             why = verdict.message if not verdict.valid else "it is not a complete move"
-            raise self._fail(
-                BotFailure("forfeit", f"it answered the illegal move {excerpt(text, 60)}: {why}")
-            )
+            raise self._forfeit(f"it answered the illegal move {excerpt(text, 60)}: {why}")
         return Move.parse(text)
 
     def _ask(self, method: str, game: StawvsGame, budget: Budget) -> Any:
@@ -258,14 +233,16 @@ class ExecBot(Bot):
             if isinstance(error, dict) and error.get("code") == _METHOD_NOT_FOUND:
                 raise _NoSuchMethod
             said = error.get("message") if isinstance(error, dict) else error
-            raise self._fail(
-                BotFailure("forfeit", f"it answered an error: {excerpt(str(said), 60)}")
-            )
+            raise self._forfeit(f"it answered an error: {excerpt(str(said), 60)}")
         if "result" not in answer:
-            raise self._fail(BotFailure("forfeit", "its answer has neither result nor error"))
+            raise self._forfeit("its answer has neither result nor error")
         return answer["result"]
 
     # -- the process -----------------------------------------------------------------
+
+    def _forfeit(self, reason: str) -> BotFailure:
+        """:meth:`_fail` with a forfeit for ``reason``."""
+        return self._fail(BotFailure("forfeit", reason))
 
     def _fail(self, failure: BotFailure) -> BotFailure:
         """Stop the engine, whose state is no longer known, and name it in ``failure``."""

@@ -39,7 +39,6 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Final
 
 from ..errors import ErrorCode, StawvsError
@@ -315,10 +314,5 @@ class Journal:
     def __enter__(self) -> Journal:
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()

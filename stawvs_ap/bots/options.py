@@ -135,20 +135,18 @@ class Option(Generic[T]):
             if self.high is not None and len(value) > self.high:
                 raise self._refuse(f"{len(value):,} characters")
             return value  # type: ignore[return-value]
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self._refuse(shown)
-        if kind is int and not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, int if kind is int else int | float):
             raise self._refuse(shown)
         try:
             number: int | float = value if kind is int else float(value)
         except OverflowError:  # a whole number beyond every float
             raise self._refuse(shown) from None
-        if isinstance(number, float) and not math.isfinite(number):
-            raise self._refuse(shown)
         low, high = self.low, self.high
-        if low is not None and (number < low or (self.above and number == low)):
-            raise self._refuse(shown)
-        if high is not None and number > high:
+        if (
+            (isinstance(number, float) and not math.isfinite(number))
+            or (low is not None and (number < low or (self.above and number == low)))
+            or (high is not None and number > high)
+        ):
             raise self._refuse(shown)
         return number  # type: ignore[return-value]
 

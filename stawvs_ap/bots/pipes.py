@@ -23,6 +23,7 @@ import signal
 import subprocess
 import time
 import weakref
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..errors import excerpt
@@ -67,18 +68,18 @@ def _descendants(pid: int) -> list[int]:
 def _kill_group(process: subprocess.Popen[bytes], known: list[int] | None = None) -> None:
     """Kill the engine, everything in its process group, every process descended
     from it, and the ``known`` descendants noted earlier, and reap it."""
+
+    def send(kill: Callable[[int, int], None], pids: list[int], sig: signal.Signals) -> None:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                kill(pid, sig)
+
     # Stopped first, so that none of them forks while the tree is read.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGSTOP)
+    send(os.killpg, [process.pid], signal.SIGSTOP)
     descendants = _descendants(process.pid) if process.poll() is None else []
-    for pid in descendants:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGSTOP)
-    for pid in [*(known or []), *descendants, *_descendants(process.pid)]:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+    send(os.kill, descendants, signal.SIGSTOP)
+    send(os.kill, [*(known or []), *descendants, *_descendants(process.pid)], signal.SIGKILL)
+    send(os.killpg, [process.pid], signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
     for pipe in (process.stdin, process.stdout, process.stderr):

@@ -82,15 +82,16 @@ class TerminalGame:
         self.words: Catalogue = catalogue(game.locale)
         self._shown = -1  # the ply whose board was shown last
 
+    def _worded(self, said: Message | str, /, **args: Argument) -> str:
+        """``said`` in the game's language: a declared message worded with
+        ``args``, or text already worded (such as a board) as it is."""
+        return said if isinstance(said, str) else self.words.say(Phrase(said, args))
+
     def say(self, said: Message | str, /, **args: Argument) -> None:
-        """Say ``said`` (a declared message, worded with ``args``; or text
-        already worded, such as a board). Text in ``args`` may come from outside
+        """Say ``said`` (see :meth:`_worded`). Text in ``args`` may come from outside
         (what was typed, a path, a bot's reason), so it is shown printable."""
-        if isinstance(said, str):
-            self.console.say(said)
-        else:
-            shown = {k: printable(v) if isinstance(v, str) else v for k, v in args.items()}
-            self.console.say(self.words.say(Phrase(said, shown)))
+        shown = {k: printable(v) if isinstance(v, str) else v for k, v in args.items()}
+        self.console.say(self._worded(said, **shown))
 
     # -- the game --------------------------------------------------------------------
 
@@ -127,9 +128,7 @@ class TerminalGame:
     def _bot_turn(self, player: int) -> None:
         game, name = self.game, self.names[player - 1]
         passed = player in game.position.eliminated
-        with self.console.thinking(
-            self.words.say(Phrase(m.PLAY_THINKING, {"name": name, "player": player}))
-        ):
+        with self.console.thinking(self._worded(m.PLAY_THINKING, name=name, player=player)):
             failure = play_turn(game, self.bots[player])
         if failure is not None and failure.kind == "timeout":
             self.say(m.PLAY_BOT_TIMEOUT, name=name, player=player)
@@ -214,21 +213,15 @@ class TerminalGame:
         caps = slides(game.position)
         if not argument:
             reach = [
-                self.words.say(
-                    Phrase(
-                        m.PLAY_CAP_REACH,
-                        {
-                            "square": source,
-                            "count": len(dests),
-                            "moves": Phrase(
-                                m.PLAY_MOVE_COUNT, {"count": sum(map(len, dests.values()))}
-                            ),
-                        },
-                    )
+                self._worded(
+                    m.PLAY_CAP_REACH,
+                    square=source,
+                    count=len(dests),
+                    moves=Phrase(m.PLAY_MOVE_COUNT, {"count": sum(map(len, dests.values()))}),
                 )
                 for source, dests in caps.items()
             ]
-            self._say_wrapped(m.PLAY_CAPS, caps=self.words.say(LIST_SEPARATOR).join(reach))
+            self._say_wrapped(m.PLAY_CAPS, caps=self._worded(LIST_SEPARATOR).join(reach))
             return
         square = argument.lower()
         if square not in caps:
@@ -328,25 +321,21 @@ class TerminalGame:
             return
         self._say_wrapped(m.PLAY_CAP_SLIDES, square=square, count=len(destinations))
         for dest, targets in destinations.items():
-            slide = self.words.say(
-                Phrase(
-                    m.PLAY_SLIDE_CLAIMS, {"slide": f"{square}-{dest}", "targets": " ".join(targets)}
-                )
+            slide = self._worded(
+                m.PLAY_SLIDE_CLAIMS, slide=f"{square}-{dest}", targets=" ".join(targets)
             )
             self._say_wrapped("  " + slide)
 
     def _say_wrapped(self, said: Message | str, /, **args: Argument) -> None:
-        text = said if isinstance(said, str) else self.words.say(Phrase(said, args))
         width = max(40, self.console.width - 1)
-        self.console.say(
-            textwrap.fill(
-                text,
-                width,
-                subsequent_indent="    ",
-                break_on_hyphens=False,
-                break_long_words=False,
-            )
+        text = textwrap.fill(
+            self._worded(said, **args),
+            width,
+            subsequent_indent="    ",
+            break_on_hyphens=False,
+            break_long_words=False,
         )
+        self.console.say(text)
 
     def _ply(self) -> int:
         return sum(len(round_) for round_ in self.game.move_history())

@@ -47,8 +47,7 @@ def wants_colour(stream: TextIO, choice: str, env: Mapping[str, str] | None = No
     env = os.environ if env is None else env
     if choice != "auto":
         return choice == "always"
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty() and not env.get("NO_COLOR") and env.get("TERM", "") != "dumb")
+    return _isatty(stream) and not env.get("NO_COLOR") and env.get("TERM", "") != "dumb"
 
 
 class Palette:

@@ -81,9 +81,21 @@ class PositionFields(NamedTuple):
     eliminated: list[int]
 
 
+def _bad(message: str) -> StawvsError:
+    return StawvsError(ErrorCode.BAD_POSITION, message)
+
+
+def _check_text(text: object, noun: str, whole: str) -> None:
+    """Refuse ``text`` unless it is text short enough to be a ``noun``'s notation."""
+    if not isinstance(text, str):
+        raise _bad(f"a {noun} is written as text, not {type(text).__name__}")
+    if len(text) > MAX_NOTATION_LENGTH:
+        raise _bad(f"the {whole} is far too long to be a Stawvs {noun}")
+
+
 def _cells(board: Sequence[int], caps: Sequence[int] | None) -> list[str]:
     if len(board) != 64:
-        raise StawvsError(ErrorCode.BAD_POSITION, f"a board has 64 squares, not {len(board)}")
+        raise _bad(f"a board has 64 squares, not {len(board)}")
     cells = []
     for sq, pyramid in enumerate(board):
         cell = EMPTY_MARK if pyramid == EMPTY else PYRAMIDS[pyramid].code
@@ -124,18 +136,12 @@ def format_diagram(
 def parse_board(text: str) -> tuple[list[int], list[int]]:
     """The pyramid and cap owner (0 for none) of each square of a board notation,
     in reading order (a8 … h1); ``BAD_POSITION`` naming the first problem."""
-    if not isinstance(text, str):
-        raise StawvsError(
-            ErrorCode.BAD_POSITION, f"a board is written as text, not {type(text).__name__}"
-        )
-    if len(text) > MAX_NOTATION_LENGTH:
-        raise StawvsError(ErrorCode.BAD_POSITION, "the board is far too long to be a Stawvs board")
+    _check_text(text, "board", "board")
     ranks = "".join(text.split()).upper().split("/")
     if len(ranks) != 8:
-        raise StawvsError(
-            ErrorCode.BAD_POSITION,
+        raise _bad(
             f"the board has {len(ranks)} ranks; it needs 8 (from rank 8 down to rank 1, "
-            "separated by '/')",
+            "separated by '/')"
         )
     board: list[int] = []
     caps: list[int] = []
@@ -147,22 +153,19 @@ def parse_board(text: str) -> tuple[list[int], list[int]]:
             where = f"rank {8 - row}, file {'abcdefgh'[min(len(board) - start, 7)]}"
             if match is None or (match[1] is not None and match[1] not in _CODES):
                 got = rank_text[at : at + 3]
-                raise StawvsError(
-                    ErrorCode.BAD_POSITION,
+                raise _bad(
                     f"{where}: {excerpt(got)} is not a square (a pyramid code such as PI1 or BL3, "
-                    "with @p for player p's cap, or '.' for an empty square)",
+                    "with @p for player p's cap, or '.' for an empty square)"
                 )
             if len(board) - start == 8:
-                raise StawvsError(ErrorCode.BAD_POSITION, f"rank {8 - row} has more than 8 squares")
+                raise _bad(f"rank {8 - row} has more than 8 squares")
             board.append(EMPTY if match[1] is None else _CODES[match[1]])
             caps.append(int(match[2] or 0))
             if match[2] is not None and not 1 <= int(match[2]) <= 4:
-                raise StawvsError(ErrorCode.BAD_POSITION, f"{where}: there is no player {match[2]}")
+                raise _bad(f"{where}: there is no player {match[2]}")
             at = match.end()
         if len(board) - start != 8:
-            raise StawvsError(
-                ErrorCode.BAD_POSITION, f"rank {8 - row} has {len(board) - start} squares, not 8"
-            )
+            raise _bad(f"rank {8 - row} has {len(board) - start} squares, not 8")
     return board, caps
 
 
@@ -176,42 +179,27 @@ def format_position(fields: PositionFields) -> str:
 
 def parse_position(text: str) -> PositionFields:
     """The fields of a position notation; ``BAD_POSITION`` naming the first problem."""
-    if not isinstance(text, str):
-        raise StawvsError(
-            ErrorCode.BAD_POSITION, f"a position is written as text, not {type(text).__name__}"
-        )
-    if len(text) > MAX_NOTATION_LENGTH:
-        raise StawvsError(
-            ErrorCode.BAD_POSITION, "the text is far too long to be a Stawvs position"
-        )
+    _check_text(text, "position", "text")
     parts = text.split()
     if len(parts) != 5:
-        raise StawvsError(
-            ErrorCode.BAD_POSITION,
+        raise _bad(
             f"a position has 5 fields separated by spaces (board, player to move, mode, "
-            f"collections, passed players), not {len(parts)}",
+            f"collections, passed players), not {len(parts)}"
         )
     board_text, turn, mode, collections_text, passed_text = parts
     board, caps = parse_board(board_text)
     if not (turn.isdigit() and len(turn) == 1):
-        raise StawvsError(
-            ErrorCode.BAD_POSITION, f"the player to move is a number such as 1, not {excerpt(turn)}"
-        )
+        raise _bad(f"the player to move is a number such as 1, not {excerpt(turn)}")
     mode = mode.lower()
     if mode not in ("place", "collect"):
-        raise StawvsError(
-            ErrorCode.BAD_POSITION, f"the mode is 'place' or 'collect', not {excerpt(mode)}"
-        )
+        raise _bad(f"the mode is 'place' or 'collect', not {excerpt(mode)}")
     captured = [_parse_collection(c, i) for i, c in enumerate(collections_text.split(","), 1)]
     if passed_text == "-":
         eliminated = []
     elif passed_text.isdigit():
         eliminated = [int(d) for d in passed_text]
     else:
-        raise StawvsError(
-            ErrorCode.BAD_POSITION,
-            f"the passed players are digits such as 31, or '-', not {excerpt(passed_text)}",
-        )
+        raise _bad(f"the passed players are digits such as 31, or '-', not {excerpt(passed_text)}")
     return PositionFields(board, caps, int(turn), mode, captured, eliminated)
 
 
@@ -221,8 +209,5 @@ def _parse_collection(text: str, player: int) -> list[int]:
     codes = [text[i : i + 3].upper() for i in range(0, len(text), 3)]
     for code in codes:
         if code not in _CODES:
-            raise StawvsError(
-                ErrorCode.BAD_POSITION,
-                f"player {player}'s collection: {excerpt(code)} is not a pyramid code",
-            )
+            raise _bad(f"player {player}'s collection: {excerpt(code)} is not a pyramid code")
     return [_CODES[code] for code in codes]

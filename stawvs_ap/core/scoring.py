@@ -35,14 +35,19 @@ LOOSE = 1
 # size p % 3 + 1. Written out below, since renders group every collection.
 
 
-def _take_first(pool: list[int], colour: int | None) -> int | None:
-    """Remove and return the earliest pyramid of ``colour`` (any colour if None)."""
+def _take_onto(pool: list[int], colour: int | None, onto: list[int]) -> bool:
+    """Move the earliest pyramid of ``colour`` (any colour if None) from ``pool``
+    onto the stack ``onto``; False when there is none."""
     if colour is None:
-        return pool.pop(0) if pool else None
+        if not pool:
+            return False
+        onto.append(pool.pop(0))
+        return True
     for i, pyramid in enumerate(pool):
         if pyramid // 3 == colour:
-            return pool.pop(i)
-    return None
+            onto.append(pool.pop(i))
+            return True
+    return False
 
 
 def _stack_category(stack: Sequence[int]) -> int:
@@ -65,39 +70,21 @@ def group_collection(collection: Sequence[int]) -> list[list[int]]:
     mediums = [p for p in collection if p % 3 == 1]
     smalls = [p for p in collection if p % 3 == 0]
 
-    large_stacks: list[list[int]] = []
-    for large in reversed(larges):
-        stack = [large]
-        medium = _take_first(mediums, large // 3)
-        if medium is not None:
-            stack.append(medium)
-            small = _take_first(smalls, large // 3)
-            if small is not None:
-                stack.append(small)
-        large_stacks.append(stack)
+    large_stacks = [[large] for large in reversed(larges)]
     for stack in large_stacks:
-        if len(stack) == 1:
-            medium = _take_first(mediums, None)
-            if medium is not None:
-                stack.append(medium)
-    for stack in large_stacks:
-        if len(stack) == 2:
-            small = _take_first(smalls, None)
-            if small is not None:
-                stack.append(small)
+        if _take_onto(mediums, stack[0] // 3, stack):
+            _take_onto(smalls, stack[0] // 3, stack)
+    for size, pool in ((1, mediums), (2, smalls)):
+        for stack in large_stacks:
+            if len(stack) == size:
+                _take_onto(pool, None, stack)
 
-    medium_stacks: list[list[int]] = []
-    for medium in reversed(mediums):
-        stack = [medium]
-        small = _take_first(smalls, medium // 3)
-        if small is not None:
-            stack.append(small)
-        medium_stacks.append(stack)
+    medium_stacks = [[medium] for medium in reversed(mediums)]
+    for stack in medium_stacks:
+        _take_onto(smalls, stack[0] // 3, stack)
     for stack in medium_stacks:
         if len(stack) == 1:
-            small = _take_first(smalls, None)
-            if small is not None:
-                stack.append(small)
+            _take_onto(smalls, None, stack)
 
     stacks = large_stacks + medium_stacks + [[small] for small in smalls]
     return sorted(stacks, key=_stack_category)  # stable: keeps start order

@@ -10,18 +10,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
-from ..core.events import (
-    Abandoned,
-    DrawAgreed,
-    Event,
-    FinalCapture,
-    GameEnded,
-    Moved,
-    Passed,
-    Placed,
-    Resigned,
-    TimedOut,
-)
+from ..core import events as ev
 from ..core.squares import SQUARE_NAMES
 from ..errors import ErrorCode, StawvsError, excerpt
 from ..i18n import Catalogue, Listing, Phrase, catalogue, player_name
@@ -35,17 +24,17 @@ __all__ = ["chat_log", "entry_sentences", "move_sentences"]
 
 #: Why a game ended, by the event that ended it outside the rules.
 _ENDING_REASONS: Final = {
-    Resigned: m.OVER_RESIGNED,
-    TimedOut: m.OVER_TIMEOUT,
-    DrawAgreed: m.OVER_AGREED,
-    Abandoned: m.OVER_ABANDONED,
+    ev.Resigned: m.OVER_RESIGNED,
+    ev.TimedOut: m.OVER_TIMEOUT,
+    ev.DrawAgreed: m.OVER_AGREED,
+    ev.Abandoned: m.OVER_ABANDONED,
 }
 
 Name = Phrase | str
 
 
 def move_sentences(
-    events: Sequence[Event], actor: Name, name_of: Mapping[int, Name], after: Position
+    events: Sequence[ev.Event], actor: Name, name_of: Mapping[int, Name], after: Position
 ) -> list[Phrase]:
     """The sentences of one move's (or ending's) ``events``: ``actor`` names
     who moved, ``name_of`` every player, ``after`` is the position the move made.
@@ -62,7 +51,7 @@ def move_sentences(
     said: list[Phrase] = []
     for event in events:
         match event:
-            case Placed(square=square, pyramid=pyramid):
+            case ev.Placed(square=square, pyramid=pyramid):
                 said.append(
                     Phrase(
                         m.PLACED,
@@ -73,7 +62,7 @@ def move_sentences(
                         },
                     )
                 )
-            case Moved(source=source, dest=dest, target=target, claimed=claimed):
+            case ev.Moved(source=source, dest=dest, target=target, claimed=claimed):
                 said.append(
                     Phrase(
                         m.MOVED,
@@ -86,24 +75,24 @@ def move_sentences(
                         },
                     )
                 )
-            case Passed(first=True, under_caps=under) if under:
+            case ev.Passed(first=True, under_caps=under) if under:
                 pyramids = Listing(m.under_cap(p) for p in under)
                 said.append(Phrase(m.ELIMINATED_CAPS, {"actor": actor, "pyramids": pyramids}))
-            case Passed(first=True):
+            case ev.Passed(first=True):
                 said.append(Phrase(m.ELIMINATED, {"actor": actor}))
-            case Passed():
+            case ev.Passed():
                 said.append(Phrase(m.PASSED_AGAIN, {"actor": actor}))
-            case FinalCapture():
+            case ev.FinalCapture():
                 pass
-            case Resigned(player=player):
+            case ev.Resigned(player=player):
                 said.append(Phrase(m.RESIGNED, {"player": name_of.get(player, actor)}))
-            case TimedOut(player=player):
+            case ev.TimedOut(player=player):
                 said.append(Phrase(m.TIMED_OUT, {"player": name_of.get(player, actor)}))
-            case DrawAgreed():
+            case ev.DrawAgreed():
                 said.append(Phrase(m.DRAW_AGREED))
-            case Abandoned():
+            case ev.Abandoned():
                 said.append(Phrase(m.ABANDONED))
-            case GameEnded(winners=winners):
+            case ev.GameEnded(winners=winners):
                 if ending is not None:
                     said.append(Phrase(_ENDING_REASONS[ending]))
                 elif after.rules.finalfree:

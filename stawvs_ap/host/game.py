@@ -542,9 +542,7 @@ class StawvsGame:
 
     def move_history(self) -> list[list[str]]:
         """The moves of entries 1… grouped in rounds of ``numplayers``."""
-        moves = [e.lastmove or "" for e in self._stack[1:]]
-        n = self.numplayers
-        return [moves[i : i + n] for i in range(0, len(moves), n)]
+        return [[move for _, move in round_] for round_ in self.move_history_with_sequence()]
 
     def move_history_with_sequence(self) -> list[list[tuple[int, str]]]:
         """As :meth:`move_history`, each move paired with the player who made it."""

@@ -361,11 +361,6 @@ _LOCALES: Final = "locales"
 _TAG: Final = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
 
 
-def _folder_of(tag: str) -> str:
-    """The catalogue folder of a language tag: ``pt-BR`` is in ``pt_BR``."""
-    return tag.replace("-", "_")
-
-
 @cache
 def languages() -> tuple[str, ...]:
     """The languages this installation speaks, as tags: English and every
@@ -452,9 +447,8 @@ def _load(language: str) -> Catalogue:
     """Read the compiled catalogue of ``language`` (a tag :func:`languages` lists)."""
     if language == SOURCE_LANGUAGE:
         return Catalogue(language, gettext.NullTranslations())
-    path = resources.files(__name__).joinpath(
-        _LOCALES, _folder_of(language), "LC_MESSAGES", f"{DOMAIN}.mo"
-    )
+    folder = language.replace("-", "_")  # pt-BR is in pt_BR
+    path = resources.files(__name__).joinpath(_LOCALES, folder, "LC_MESSAGES", f"{DOMAIN}.mo")
     with path.open("rb") as compiled:
         return Catalogue(language, gettext.GNUTranslations(compiled))
 

@@ -283,48 +283,28 @@ def same_move(params: Params) -> Result:
     return {"same": _any_game().same_move(params["a"], params["b"])}
 
 
-@method(
-    "resign",
-    "Player 'player' resigns: the game ends, every other player wins.",
-    required={"state": STATE, "player": INT},
-    optional={"locale": LOCALE},
-    result=_PLAYED,
+def _ending(name: str, summary: str, by_player: bool) -> Method:
+    """The method that ends the game as the host's call ``name`` does."""
+
+    def end(params: Params) -> Result:
+        game = game_of(params)
+        ending = getattr(game, name)
+        return played(ending(params["player"]) if by_player else ending())
+
+    required = {"state": STATE, "player": INT} if by_player else {"state": STATE}
+    return method(name, summary, required=required, optional={"locale": LOCALE}, result=_PLAYED)(
+        end
+    )
+
+
+_ENDINGS: Final = (
+    _ending("resign", "Player 'player' resigns: the game ends, every other player wins.", True),
+    _ending(
+        "timeout", "Player 'player' ran out of time: the game ends, every other player wins.", True
+    ),
+    _ending("draw", "The players agreed a draw: everyone wins.", False),
+    _ending("abandoned", "The game was abandoned: nobody wins.", False),
 )
-def resign(params: Params) -> Result:
-    return played(game_of(params).resign(params["player"]))
-
-
-@method(
-    "timeout",
-    "Player 'player' ran out of time: the game ends, every other player wins.",
-    required={"state": STATE, "player": INT},
-    optional={"locale": LOCALE},
-    result=_PLAYED,
-)
-def timeout(params: Params) -> Result:
-    return played(game_of(params).timeout(params["player"]))
-
-
-@method(
-    "draw",
-    "The players agreed a draw: everyone wins.",
-    required={"state": STATE},
-    optional={"locale": LOCALE},
-    result=_PLAYED,
-)
-def draw(params: Params) -> Result:
-    return played(game_of(params).draw())
-
-
-@method(
-    "abandoned",
-    "The game was abandoned: nobody wins.",
-    required={"state": STATE},
-    optional={"locale": LOCALE},
-    result=_PLAYED,
-)
-def abandoned(params: Params) -> Result:
-    return played(game_of(params).abandoned())
 
 
 @method(
@@ -385,10 +365,7 @@ METHODS: Final[tuple[Method, ...]] = (
     chat_log,
     move_history,
     same_move,
-    resign,
-    timeout,
-    draw,
-    abandoned,
+    *_ENDINGS,
     record,
     replay,
 )

@@ -10,22 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from ..core.events import (
-    Abandoned,
-    DrawAgreed,
-    Event,
-    FinalCapture,
-    GameEnded,
-    Moved,
-    Passed,
-    Placed,
-    Resigned,
-    TimedOut,
-)
-from ..core.pyramids import PYRAMIDS, Pyramid
+from ..core import events as ev
+from ..core.pyramids import PYRAMIDS
 from ..core.squares import SQUARE_NAMES
 
-__all__ = ["pyramid_phrase", "results_of"]
+__all__ = ["results_of"]
 
 Result = dict[str, Any]
 _SIZE_NAMES: Final = ("small", "medium", "large")
@@ -35,12 +24,7 @@ _PHRASES: Final[tuple[str, ...]] = tuple(
 )
 
 
-def pyramid_phrase(pyramid: Pyramid | int) -> str:
-    """A pyramid as players name it: ``"a large blue pyramid"``."""
-    return _PHRASES[pyramid]
-
-
-def results_of(events: Iterable[Event]) -> list[Result]:
+def results_of(events: Iterable[ev.Event]) -> list[Result]:
     """The result objects of a move's (or an ending's) events, in order.
 
     Final captures have no result of their own in Abstract Play's format: the
@@ -49,7 +33,7 @@ def results_of(events: Iterable[Event]) -> list[Result]:
     out: list[Result] = []
     for event in events:
         match event:
-            case Moved(player=_, source=source, dest=dest, target=target, claimed=claimed):
+            case ev.Moved(source=source, dest=dest, target=target, claimed=claimed):
                 out.append(
                     {
                         "type": "move",
@@ -59,23 +43,23 @@ def results_of(events: Iterable[Event]) -> list[Result]:
                         "what": _PHRASES[claimed],
                     }
                 )
-            case Placed(player=player, square=square):
+            case ev.Placed(player=player, square=square):
                 out.append({"type": "place", "where": SQUARE_NAMES[square], "who": player})
-            case Passed(first=True, under_caps=under):
+            case ev.Passed(first=True, under_caps=under):
                 out.append({"type": "announce", "payload": [_PHRASES[p] for p in under]})
-            case Passed():
+            case ev.Passed():
                 out.append({"type": "pass"})
-            case FinalCapture():
+            case ev.FinalCapture():
                 pass
-            case Resigned(player=player):
+            case ev.Resigned(player=player):
                 out.append({"type": "resigned", "player": player})
-            case TimedOut(player=player):
+            case ev.TimedOut(player=player):
                 out.append({"type": "timeout", "player": player})
-            case DrawAgreed():
+            case ev.DrawAgreed():
                 out.append({"type": "drawagreed"})
-            case Abandoned():
+            case ev.Abandoned():
                 out.append({"type": "gameabandoned"})
-            case GameEnded(winners=winners):
+            case ev.GameEnded(winners=winners):
                 out.append({"type": "eog"})
                 out.append({"type": "winners", "players": list(winners)})
     return out
