@@ -1,0 +1,348 @@
+"""Are the win shares the bots show calibrated? Positions from ``MCTSBot`` self-play,
+each one's share by the default search, and the game's outcome.
+
+    python benchmarks/calibration.py play --games 12 --move-seconds 0.1 \
+        --sample 4 --seconds 0.25 1 --out /tmp/calibration.jsonl
+    python benchmarks/calibration.py report /tmp/calibration.jsonl --svg docs/calibration.svg
+    python benchmarks/calibration.py fit /tmp/calibration.jsonl
+
+``play`` plays games between two to four ``mcts`` bots (``--move-seconds``
+a move, uncalibrated, so what is recorded is the search's own value) on
+seeded boards, in every variant set of docs/balance.md and every player
+count asked, the sets and counts taken in turn. Every ply's own value of
+the move played is kept (budget ``play``); ``--sample`` positions of each
+game, drawn at random, are searched again for each budget of ``--seconds``
+by a fresh default ``mcts``. Each searched position is one JSON line:
+the game, the ply, the players, the phase (placing, collecting, at most 16
+free pyramids), the budget, the mover's ``raw`` value, whether it is proven
+(``exact``), and the mover's final share of the win (``outcome``: 1 alone,
+1/k shared by k, 0 lost). Lines are appended to ``--out`` as each game
+ends, so a run can be stopped and continued with ``--first``.
+
+``report`` prints, per budget, the expected calibration error (10 equal
+bins of the share, each weighted by its positions) and the Brier score of
+the raw values and of the shares :func:`stawvs_ap.bots.calibration.calibrated`
+makes of them (proven values as they are), and the first player's share
+on the fresh two-player boards of ``--fresh`` games per variant set; with
+``--svg PATH`` it writes the reliability plot there. ``fit`` fits the
+map's lines (logistic regression of the outcome on the raw value's
+log-odds, per player count and phase, by Newton's method) and prints them
+as :data:`~stawvs_ap.bots.calibration.CALIBRATION`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
+
+from stawvs_ap.bots.appraise import final_shares  # noqa: E402
+from stawvs_ap.bots.base import only_move  # noqa: E402
+from stawvs_ap.bots.calibration import CALIBRATION, PHASES, calibrated_in, logit, phase  # noqa: E402
+from stawvs_ap.bots.mcts import MCTSBot  # noqa: E402
+from stawvs_ap.core.moves import Move  # noqa: E402
+from stawvs_ap.core.position import Position  # noqa: E402
+
+#: The variant sets of docs/balance.md.
+VARIANT_SETS: list[list[str]] = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
+BINS = 10
+
+
+def seed_of(name: str) -> int:
+    """A whole-number seed named ``name``."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big") >> 1
+
+
+def plan(games: int, players: Sequence[int], first: int = 0) -> list[tuple[int, list[str], int]]:
+    """Games ``first`` to ``first + games - 1``: (number, variants, players), the
+    variant sets and player counts taken in turn."""
+    combos = [(variants, n) for n in players for variants in VARIANT_SETS]
+    return [(g, *combos[g % len(combos)]) for g in range(first, first + games)]
+
+
+def play_game(
+    number: int, variants: list[str], players: int, move_seconds: float, sample: int,
+    budgets: Sequence[float],
+) -> list[dict[str, Any]]:  # fmt: skip
+    """One self-play game and its lines (see the module's description)."""
+    name = f"calibration:{number}:{'-'.join(variants) or 'default'}:{players}"
+    position = Position.initial(players, variants, seed=seed_of(name))
+    bots = [MCTSBot(seed=seed_of(f"{name}:{p}"), calibrate=False) for p in range(players)]
+    seen: list[tuple[int, Position, float, bool]] = []
+    moves: list[str] = []
+    while not position.is_over:
+        forced = only_move(position)
+        if forced is None:
+            bot = bots[position.currplayer - 1]
+            best = bot.analyse(position, seconds=move_seconds)[0]
+            seen.append((len(moves), position, best.value, bot.last_exact))
+            move: Move = best.move
+        else:
+            move = forced
+        moves.append(str(move))
+        position, _ = position.play(move)
+    outcome = final_shares(position)
+    base = {"game": number, "variants": variants, "players": players}
+    lines = []
+    for ply, before, raw, exact in seen:
+        mover = before.currplayer
+        shared = {**base, "ply": ply, "mover": mover, "phase": phase(before)}
+        lines.append({**shared, "budget": "play", "raw": raw, "exact": exact,
+                      "outcome": outcome[mover - 1]})  # fmt: skip
+    rng = random.Random(seed_of(f"{name}:sample"))
+    for ply, before, _, _ in rng.sample(seen, min(sample, len(seen))):
+        mover = before.currplayer
+        for seconds in budgets:
+            bot = MCTSBot(seed=seed_of(f"{name}:{ply}:{seconds}"), calibrate=False)
+            best = bot.analyse(before, seconds=seconds)[0]
+            lines.append({**base, "ply": ply, "mover": mover, "phase": phase(before),
+                          "budget": str(seconds), "raw": best.value, "exact": bot.last_exact,
+                          "outcome": outcome[mover - 1], "moves": moves[:ply]})  # fmt: skip
+    return lines
+
+
+def fresh_shares(games: int, seconds: float) -> dict[str, list[float]]:
+    """The first player's share on ``games`` fresh two-player boards per variant set."""
+    out: dict[str, list[float]] = {}
+    for variants in VARIANT_SETS:
+        key = "-".join(variants) or "default"
+        for g in range(games):
+            name = f"calibration-fresh:{g}:{key}"
+            start = Position.initial(2, variants, seed=seed_of(name))
+            bot = MCTSBot(seed=seed_of(f"{name}:bot"))
+            out.setdefault(key, []).append(bot.analyse(start, seconds=seconds)[0].value)
+    return out
+
+
+# -- figures ------------------------------------------------------------------------------
+
+
+def shown(line: dict[str, Any]) -> float:
+    """The share the bots show for a line: proven values as they are, else calibrated."""
+    if line["exact"]:
+        return float(line["raw"])
+    return calibrated_in(float(line["raw"]), line["players"], line["phase"])
+
+
+def ece(pairs: Sequence[tuple[float, float]], bins: int = BINS) -> float:
+    """Expected calibration error: over ``bins`` equal bins of the share, the gap
+    between the mean share and the mean outcome, weighted by the bin's count."""
+    if not pairs:
+        return math.nan
+    sums = [[0.0, 0.0, 0] for _ in range(bins)]
+    for share, outcome in pairs:
+        row = sums[min(bins - 1, int(share * bins))]
+        row[0] += share
+        row[1] += outcome
+        row[2] += 1
+    return sum(abs(s - o) for s, o, n in sums if n) / len(pairs)
+
+
+def reliability(
+    pairs: Sequence[tuple[float, float]], bins: int = BINS
+) -> list[tuple[float, float, int]]:
+    """(mean share, mean outcome, count) of each non-empty bin."""
+    sums = [[0.0, 0.0, 0] for _ in range(bins)]
+    for share, outcome in pairs:
+        row = sums[min(bins - 1, int(share * bins))]
+        row[0] += share
+        row[1] += outcome
+        row[2] += 1
+    return [(s / n, o / n, int(n)) for s, o, n in sums if n]
+
+
+def brier(pairs: Sequence[tuple[float, float]]) -> float:
+    """The mean squared gap between share and outcome."""
+    return sum((s - o) ** 2 for s, o in pairs) / len(pairs) if pairs else math.nan
+
+
+def read(paths: Iterable[str]) -> list[dict[str, Any]]:
+    lines = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            lines.extend(json.loads(text) for text in handle if text.strip())
+    return lines
+
+
+def fit_line(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """Intercept and slope of the logistic regression of outcomes on ``x``s
+    (``points`` of (x, outcome), outcomes in [0, 1]), by Newton's method, with a
+    slight ridge towards (0, 1) so that a thin group stays near the identity."""
+    a, b = 0.0, 1.0
+    ridge = 1.0
+    for _ in range(50):
+        ga = -ridge * a
+        gb = -ridge * (b - 1.0)
+        haa = hbb = ridge
+        hab = 0.0
+        for x, y in points:
+            p = 1.0 / (1.0 + math.exp(-(a + b * x)))
+            w = p * (1.0 - p)
+            ga += y - p
+            gb += (y - p) * x
+            haa += w
+            hab += w * x
+            hbb += w * x * x
+        det = haa * hbb - hab * hab
+        da = (hbb * ga - hab * gb) / det
+        db = (haa * gb - hab * ga) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-9:
+            break
+    return a, b
+
+
+def cmd_play(args: argparse.Namespace) -> None:
+    with open(args.out, "a", encoding="utf-8") as out:
+        for number, variants, players in plan(args.games, args.players, args.first):
+            started = time.perf_counter()
+            lines = play_game(
+                number, variants, players, args.move_seconds, args.sample, args.seconds
+            )
+            out.writelines(json.dumps(line) + "\n" for line in lines)
+            out.flush()
+            sys.stderr.write(
+                f"game {number} {variants or 'default'} {players}p: {len(lines)} lines, "
+                f"{time.perf_counter() - started:.0f} s\n"
+            )
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    lines = read(args.files)
+    budgets = sorted({line["budget"] for line in lines}, key=lambda b: (b != "play", b))
+    print(
+        "| budget | players | positions | games | ECE raw | ECE shown | Brier raw | Brier shown |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    plots = {}
+    for budget in budgets:
+        for players in (None, 2, 3, 4):
+            chosen = [
+                line for line in lines
+                if line["budget"] == budget and players in (None, line["players"])
+            ]  # fmt: skip
+            if not chosen:
+                continue
+            raw = [(float(line["raw"]), float(line["outcome"])) for line in chosen]
+            cal = [(shown(line), float(line["outcome"])) for line in chosen]
+            if players is None:
+                plots[budget] = (raw, cal)
+            games = len({line["game"] for line in chosen})
+            print(
+                f"| {budget} | {players or 'all'} | {len(chosen)} | {games} | {ece(raw):.3f} | "
+                f"{ece(cal):.3f} | {brier(raw):.3f} | {brier(cal):.3f} |"
+            )
+    if args.fresh:
+        print("\n| variants | boards | first player's share (mean, min-max) |\n| --- | --- | --- |")
+        for key, shares in fresh_shares(args.fresh, args.fresh_seconds).items():
+            mean = sum(shares) / len(shares)
+            print(f"| {key} | {len(shares)} | {100 * mean:.0f}% ({100 * min(shares):.0f}–"
+                  f"{100 * max(shares):.0f}%) |")  # fmt: skip
+    if args.svg:
+        Path(args.svg).write_text(svg(plots), encoding="utf-8")
+
+
+def svg(plots: dict[str, tuple[list[tuple[float, float]], list[tuple[float, float]]]]) -> str:
+    """A reliability plot: per budget, the raw and the shown shares' bins."""
+    size, pad = 360, 40
+    wanted = [b for b in plots if b != "play"] or list(plots)
+    width = pad + len(wanted) * (size + pad)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{size + 2 * pad}" '
+        'font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{size + 2 * pad}" fill="white"/>',
+    ]
+    for k, budget in enumerate(wanted):
+        x0, y0 = pad + k * (size + pad), pad
+        out.append(f'<text x="{x0}" y="{y0 - 10}">mcts, {budget} s a position</text>')
+        out.append(
+            f'<rect x="{x0}" y="{y0}" width="{size}" height="{size}" fill="none" stroke="#888"/>'
+        )
+        out.append(
+            f'<line x1="{x0}" y1="{y0 + size}" x2="{x0 + size}" y2="{y0}" '
+            'stroke="#bbb" stroke-dasharray="4"/>'
+        )
+        for i in range(0, 11, 2):
+            out.append(f'<text x="{x0 + i * size / 10 - 8}" y="{y0 + size + 14}">{i * 10}%</text>')
+        out.append(f'<text x="{x0 + size / 2 - 30}" y="{y0 + size + 30}">share shown</text>')
+        series = (
+            (plots[budget][0], "#d95f02", "raw search value"),
+            (plots[budget][1], "#1b9e77", "calibrated share"),
+        )
+        for pairs, colour, label in series:
+            points = reliability(pairs)
+            path = " ".join(f"{x0 + s * size:.1f},{y0 + (1 - o) * size:.1f}" for s, o, _ in points)
+            out.append(
+                f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>'
+            )
+            for s, o, n in points:
+                r = 2 + min(6, math.sqrt(n) / 4)
+                out.append(
+                    f'<circle cx="{x0 + s * size:.1f}" cy="{y0 + (1 - o) * size:.1f}" '
+                    f'r="{r:.1f}" fill="{colour}"/>'
+                )
+            ly = y0 + 16 + (16 if colour == "#1b9e77" else 0)
+            out.append(
+                f'<text x="{x0 + 8}" y="{ly}" fill="{colour}">{label}: games won in each bin</text>'
+            )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def cmd_fit(args: argparse.Namespace) -> None:
+    lines = [
+        line for line in read(args.files)
+        if not line["exact"] and (args.budget is None or line["budget"] in args.budget)
+    ]  # fmt: skip
+    print("CALIBRATION = {")
+    for players in (2, 3, 4):
+        for when in PHASES:
+            points = [
+                (logit(float(line["raw"])), float(line["outcome"]))
+                for line in lines if line["players"] == players and line["phase"] == when
+            ]  # fmt: skip
+            a, b = fit_line(points) if points else CALIBRATION[players, when]
+            print(
+                f'    ({players}, "{when}"): ({a:.3f}, {max(b, 0.0):.3f}),'
+                f"  # {len(points)} positions"
+            )
+    print("}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play self-play games and record positions")
+    play.add_argument("--games", type=int, default=12)
+    play.add_argument("--first", type=int, default=0, help="number of the first game")
+    play.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    play.add_argument("--move-seconds", type=float, default=1.0)
+    play.add_argument("--sample", type=int, default=4, help="positions searched again a game")
+    play.add_argument("--seconds", type=float, nargs="*", default=[0.25, 1.0])
+    play.add_argument("--out", required=True)
+    report = sub.add_parser("report", help="ECE, Brier score and the reliability plot")
+    report.add_argument("files", nargs="+")
+    report.add_argument("--svg", help="write the reliability plot here")
+    report.add_argument(
+        "--fresh", type=int, default=0, help="fresh two-player boards per variant set"
+    )
+    report.add_argument("--fresh-seconds", type=float, default=1.0)
+    fit = sub.add_parser("fit", help="fit the calibration map")
+    fit.add_argument("files", nargs="+")
+    fit.add_argument("--budget", nargs="*", help="only lines of these budgets (play, 0.25, 1.0)")
+    args = parser.parse_args(argv)
+    {"play": cmd_play, "report": cmd_report, "fit": cmd_fit}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
