@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
 from stawvs_ap.bots.appraise import final_shares  # noqa: E402
 from stawvs_ap.bots.base import only_move  # noqa: E402
-from stawvs_ap.bots.calibration import CALIBRATION, PHASES, calibrated_in, logit, phase  # noqa: E402
+from stawvs_ap.bots.calibration import CALIBRATION, PHASES, calibrated_in, logit, phase, squash  # noqa: E402
 from stawvs_ap.bots.mcts import MCTSBot  # noqa: E402
 from stawvs_ap.core.moves import Move  # noqa: E402
 from stawvs_ap.core.position import Position  # noqa: E402
@@ -186,7 +186,7 @@ def fit_line(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
         haa = hbb = ridge
         hab = 0.0
         for x, y in points:
-            p = 1.0 / (1.0 + math.exp(-(a + b * x)))
+            p = squash(a + b * x)
             w = p * (1.0 - p)
             ga += y - p
             gb += (y - p) * x
@@ -196,6 +196,8 @@ def fit_line(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
         det = haa * hbb - hab * hab
         da = (hbb * ga - hab * gb) / det
         db = (haa * gb - hab * ga) / det
+        step = max(1.0, abs(da) + abs(db))  # damped: a long step can overshoot
+        da, db = da / step, db / step
         a, b = a + da, b + db
         if abs(da) + abs(db) < 1e-9:
             break
