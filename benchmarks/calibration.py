@@ -26,7 +26,8 @@ makes of them (proven values as they are), and the first player's share
 on the fresh two-player boards of ``--fresh`` games per variant set; with
 ``--svg PATH`` it writes the reliability plot there. ``fit`` fits the
 map's lines (logistic regression of the outcome on the raw value's
-log-odds, per player count and phase, by Newton's method) and prints them
+log-odds, per player count and group: each seat while placing, collecting,
+at most 16 free pyramids; by Newton's method) and prints them
 as :data:`~stawvs_ap.bots.calibration.CALIBRATION`.
 """
 
@@ -48,7 +49,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout, installed or not
 
 from stawvs_ap.bots.appraise import final_shares  # noqa: E402
 from stawvs_ap.bots.base import only_move  # noqa: E402
-from stawvs_ap.bots.calibration import CALIBRATION, PHASES, calibrated_in, logit, phase, squash  # noqa: E402
+from stawvs_ap.bots.calibration import calibrated_in, groups, logit, phase, squash  # noqa: E402
 from stawvs_ap.bots.mcts import MCTSBot  # noqa: E402
 from stawvs_ap.core.moves import Move  # noqa: E402
 from stawvs_ap.core.position import Position  # noqa: E402
@@ -131,7 +132,12 @@ def shown(line: dict[str, Any]) -> float:
     """The share the bots show for a line: proven values as they are, else calibrated."""
     if line["exact"]:
         return float(line["raw"])
-    return calibrated_in(float(line["raw"]), line["players"], line["phase"])
+    return calibrated_in(float(line["raw"]), line["players"], line_group(line))
+
+
+def line_group(line: dict[str, Any]) -> str:
+    """The map's group of a line (:func:`stawvs_ap.bots.calibration.group`)."""
+    return f"place{line['mover']}" if line["phase"] == "place" else str(line["phase"])
 
 
 def ece(pairs: Sequence[tuple[float, float]], bins: int = BINS) -> float:
@@ -174,15 +180,22 @@ def read(paths: Iterable[str]) -> list[dict[str, Any]]:
     return lines
 
 
-def fit_line(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
+def fit_line(
+    points: Sequence[tuple[float, float]],
+    prior: tuple[float, float] = (0.0, 1.0),
+    ridge: float = 1.0,
+    flat: bool = False,
+) -> tuple[float, float]:
     """Intercept and slope of the logistic regression of outcomes on ``x``s
     (``points`` of (x, outcome), outcomes in [0, 1]), by Newton's method, with a
-    slight ridge towards (0, 1) so that a thin group stays near the identity."""
-    a, b = 0.0, 1.0
-    ridge = 1.0
-    for _ in range(50):
-        ga = -ridge * a
-        gb = -ridge * (b - 1.0)
+    ridge of weight ``ridge`` (worth about that many positions) towards
+    ``prior``, so that a thin group stays near it; ``flat``: the slope is 0 and
+    only the intercept is fitted. A falling line (which would turn the order of
+    moves round) is fitted again flat."""
+    a, b = (prior[0], 0.0) if flat else prior
+    for _ in range(100):
+        ga = -ridge * (a - prior[0])
+        gb = 0.0 if flat else -ridge * (b - prior[1])
         haa = hbb = ridge
         hab = 0.0
         for x, y in points:
@@ -193,14 +206,18 @@ def fit_line(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
             haa += w
             hab += w * x
             hbb += w * x * x
-        det = haa * hbb - hab * hab
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
+        if flat:
+            da, db = ga / haa, 0.0
+        else:
+            det = haa * hbb - hab * hab
+            da = (hbb * ga - hab * gb) / det
+            db = (haa * gb - hab * ga) / det
         step = max(1.0, abs(da) + abs(db))  # damped: a long step can overshoot
-        da, db = da / step, db / step
-        a, b = a + da, b + db
+        a, b = a + da / step, b + db / step
         if abs(da) + abs(db) < 1e-9:
             break
+    if b < 0 and not flat:
+        return fit_line(points, (prior[0], 0.0), ridge, flat=True)
     return a, b
 
 
@@ -301,24 +318,71 @@ def svg(plots: dict[str, tuple[list[tuple[float, float]], list[tuple[float, floa
     return "\n".join(out) + "\n"
 
 
-def cmd_fit(args: argparse.Namespace) -> None:
-    lines = [
-        line for line in read(args.files)
-        if not line["exact"] and (args.budget is None or line["budget"] in args.budget)
-    ]  # fmt: skip
-    print("CALIBRATION = {")
+def fitted(
+    lines: Sequence[dict[str, Any]],
+    budgets: Sequence[str] | None,
+    prior_budgets: Sequence[str] | None = None,
+    ridge: float = 1.0,
+    flat_placing: bool = False,
+) -> dict[tuple[int, str], tuple[float, float, int]]:
+    """The map's lines fitted to the unproven ``lines`` of ``budgets`` (all: None),
+    each with the number of positions it rests on. With ``prior_budgets``, each
+    line is drawn (with weight ``ridge``) towards the line fitted to those.
+    ``flat_placing``: the placing seats' lines are flat (each seat's rate)."""
+
+    def points(players: int, when: str, wanted: Sequence[str] | None) -> list[tuple[float, float]]:
+        return [
+            (logit(float(line["raw"])), float(line["outcome"]))
+            for line in lines
+            if not line["exact"] and line["players"] == players and line_group(line) == when
+            and (wanted is None or line["budget"] in wanted)
+        ]  # fmt: skip
+
+    out = {}
     for players in (2, 3, 4):
-        for when in PHASES:
-            points = [
-                (logit(float(line["raw"])), float(line["outcome"]))
-                for line in lines if line["players"] == players and line["phase"] == when
-            ]  # fmt: skip
-            a, b = fit_line(points) if points else CALIBRATION[players, when]
-            print(
-                f'    ({players}, "{when}"): ({a:.3f}, {max(b, 0.0):.3f}),'
-                f"  # {len(points)} positions"
-            )
+        for when in groups(players):
+            flat = flat_placing and when.startswith("place")
+            prior = (0.0, 0.0 if flat else 1.0)
+            if prior_budgets:
+                prior = fit_line(points(players, when, prior_budgets), prior, flat=flat)
+            chosen = points(players, when, budgets)
+            a, b = fit_line(chosen, prior, ridge, flat=prior[1] == 0)
+            out[players, when] = (a, b, len(chosen))
+    return out
+
+
+def cmd_fit(args: argparse.Namespace) -> None:
+    lines = read(args.files)
+    print("CALIBRATION = {")
+    found = fitted(lines, args.budget, args.prior, args.ridge, args.flat_placing)
+    for (players, when), (a, b, count) in found.items():
+        print(f'    ({players}, "{when}"): ({a:.3f}, {b:.3f}),  # {count} positions')
     print("}")
+
+
+def cmd_sample(args: argparse.Namespace) -> None:
+    """Draw the quick test's fixed sample: ``--per-count`` positions of each player
+    count from the lines of budget ``--budget``, by a generator seeded ``--seed``."""
+    lines = [line for line in read(args.files) if line["budget"] == args.budget and "moves" in line]
+    rng = random.Random(args.seed)
+    chosen = []
+    for players in (2, 3, 4):
+        pool = [line for line in lines if line["players"] == players]
+        chosen += rng.sample(pool, min(args.per_count, len(pool)))
+    sample = [
+        {
+            "players": line["players"],
+            "variants": line["variants"],
+            "seed": seed_of(
+                f"calibration:{line['game']}:{'-'.join(line['variants']) or 'default'}:"
+                f"{line['players']}"
+            ),
+            "moves": line["moves"],
+            "outcome": line["outcome"],
+        }
+        for line in chosen
+    ]
+    Path(args.out).write_text(json.dumps(sample, indent=0) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -342,8 +406,18 @@ def main(argv: list[str] | None = None) -> None:
     fit = sub.add_parser("fit", help="fit the calibration map")
     fit.add_argument("files", nargs="+")
     fit.add_argument("--budget", nargs="*", help="only lines of these budgets (play, 0.25, 1.0)")
+    fit.add_argument("--prior", nargs="*", help="draw each line towards the fit of these budgets")
+    fit.add_argument("--ridge", type=float, default=1.0, help="the weight of that pull")
+    fit.add_argument("--flat-placing", action="store_true", help="each seat's rate while placing")
+    sample = sub.add_parser("sample", help="draw the quick test's fixed sample")
+    sample.add_argument("files", nargs="+")
+    sample.add_argument("--budget", default="1.0")
+    sample.add_argument("--per-count", type=int, default=10)
+    sample.add_argument("--seed", type=int, default=46)
+    sample.add_argument("--out", required=True)
     args = parser.parse_args(argv)
-    {"play": cmd_play, "report": cmd_report, "fit": cmd_fit}[args.command](args)
+    commands = {"play": cmd_play, "report": cmd_report, "fit": cmd_fit, "sample": cmd_sample}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":

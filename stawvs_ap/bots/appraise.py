@@ -20,6 +20,7 @@ from ..core.moves import Move
 from ..core.position import Position
 from ..errors import ErrorCode, StawvsError
 from .base import only_move
+from .calibration import calibrated
 from .knowledge import player_values
 from .mcts import SOLVER_NODES_PER_ITERATION
 from .simulate import TEMPERATURE, estimate_rewards, rewards
@@ -88,7 +89,8 @@ class Appraised:
     when the solver proved it;
     ``played_value`` is the mover's share after the played move when the search
     weighed it, else ``estimate`` is the mover's share of the position after it
-    by the static evaluation (3–4 players only; with two players the review
+    by the static evaluation, mapped to a share as the search's values are
+    (:func:`~stawvs_ap.bots.calibration.calibrated`; 3–4 players only; with two players the review
     reads it from the next position's search); ``played_exact`` when the
     played move is one of those the solver proved best. ``forced`` is true for a lone
     legal move, ``over`` for a finished game, whose ``shares`` are exact.
@@ -260,12 +262,11 @@ def appraise(task: Appraisal, should_stop: Callable[[], bool] | None = None) -> 
     estimate = None
     if played_value is None and task.played is not None and position.rules.numplayers > 2:
         after, _ = position.play(task.played)
-        shares = (
-            final_shares(after)
-            if after.is_over
-            else estimate_rewards(player_values(after), TEMPERATURE)
-        )
-        estimate = shares[position.currplayer - 1]
+        me = position.currplayer - 1
+        if after.is_over:
+            estimate = final_shares(after)[me]
+        else:  # the search's leaf value, as a share by the same map as the search's values
+            estimate = calibrated(estimate_rewards(player_values(after), TEMPERATURE)[me], position)
     return Appraised(
         task.index,
         best=best.move,

@@ -12,9 +12,12 @@ docs/calibration.md for the run that made :data:`CALIBRATION`):
 
     logit(share) = intercept + slope · logit(value)
 
-one line per number of players and :func:`phase` of the game. The map
-rises with the value (a positive slope), so it never changes which of two
-moves rates higher. A proven value is exact and is never mapped.
+one line per number of players and :func:`group` of the position: while
+caps are placed, one per seat (what the search says then is mostly who has
+placed more, so the seat's own record speaks louder than the value);
+collecting; and collecting with at most :data:`END_FREE` free pyramids. The
+slopes are never negative, so the map never turns round which of two moves
+rates higher. A proven value is exact and is never mapped.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ __all__ = [
     "Phase",
     "calibrated",
     "calibrated_in",
+    "group",
+    "groups",
     "logit",
     "phase",
     "squash",
@@ -43,18 +48,53 @@ END_FREE: Final = 16
 #: Values are clipped this far from 0 and 1 before their logit is taken.
 CLIP: Final = 1e-3
 
-#: (players, phase) -> (intercept, slope), fitted by ``benchmarks/calibration.py fit``.
-CALIBRATION: Final[dict[tuple[int, Phase], tuple[float, float]]] = {
-    (players, name): (0.0, 1.0) for players in (2, 3, 4) for name in PHASES
+#: (players, group) -> (intercept, slope), fitted by ``benchmarks/calibration.py fit``.
+CALIBRATION: Final[dict[tuple[int, str], tuple[float, float]]] = {
+    (2, "place1"): (0.504, 0.000),  # 16 positions
+    (2, "place2"): (-0.409, 0.000),  # 28 positions
+    (2, "collect"): (0.127, 1.027),  # 230 positions
+    (2, "end"): (-0.923, 4.081),  # 30 positions
+    (3, "place1"): (-0.831, 0.000),  # 12 positions
+    (3, "place2"): (-0.546, 0.000),  # 20 positions
+    (3, "place3"): (-0.458, 0.000),  # 26 positions
+    (3, "collect"): (-0.591, 0.686),  # 204 positions
+    (3, "end"): (-0.248, 2.929),  # 44 positions
+    (4, "place1"): (-1.045, 0.000),  # 16 positions
+    (4, "place2"): (-1.341, 0.000),  # 22 positions
+    (4, "place3"): (-1.503, 0.000),  # 8 positions
+    (4, "place4"): (-0.402, 0.000),  # 12 positions
+    (4, "collect"): (-0.941, 0.597),  # 182 positions
+    (4, "end"): (-0.647, 2.243),  # 56 positions
 }
 
 
 def phase(position: Position) -> Phase:
-    """The phase of ``position`` for the map: caps being placed, collecting, or
-    collecting with at most :data:`END_FREE` free pyramids left."""
+    """The phase of ``position``: caps being placed, collecting, or collecting
+    with at most :data:`END_FREE` free pyramids left."""
     if position.mode == "place":
         return "place"
     return "end" if position.free.bit_count() <= END_FREE else "collect"
+
+
+def group(position: Position) -> str:
+    """The line of the map for ``position``: its :func:`phase`, and while caps are
+    placed the mover's seat (``place1`` … ``place4``).
+
+    >>> from stawvs_ap.core.position import Position
+    >>> group(Position.initial(3, seed=1))
+    'place1'
+    """
+    when = phase(position)
+    return f"place{position.currplayer}" if when == "place" else when
+
+
+def groups(players: int) -> tuple[str, ...]:
+    """Every group of a game of ``players``, in the order of a game.
+
+    >>> groups(2)
+    ('place1', 'place2', 'collect', 'end')
+    """
+    return (*(f"place{seat}" for seat in range(1, players + 1)), "collect", "end")
 
 
 def logit(value: float) -> float:
@@ -81,10 +121,11 @@ def calibrated(value: float, position: Position) -> float:
     >>> calibrated(0.6, start) <= calibrated(0.9, start)  # the order of moves is kept
     True
     """
-    return calibrated_in(value, position.rules.numplayers, phase(position))
+    return calibrated_in(value, position.rules.numplayers, group(position))
 
 
-def calibrated_in(value: float, players: int, when: Phase) -> float:
-    """:func:`calibrated` for a game of ``players`` in phase ``when``."""
-    intercept, slope = CALIBRATION[players, when]
+def calibrated_in(value: float, players: int, line: str) -> float:
+    """:func:`calibrated` for a game of ``players``, on the map's ``line`` (see
+    :func:`group`)."""
+    intercept, slope = CALIBRATION[players, line]
     return squash(intercept + slope * logit(value))
