@@ -128,11 +128,29 @@ def fresh_shares(games: int, seconds: float) -> dict[str, list[float]]:
 # -- figures ------------------------------------------------------------------------------
 
 
-def shown(line: dict[str, Any]) -> float:
-    """The share the bots show for a line: proven values as they are, else calibrated."""
+def shown(
+    line: dict[str, Any], table: dict[tuple[int, str], tuple[float, float, int]] | None = None
+) -> float:
+    """The share the bots show for a line: proven values as they are, else
+    calibrated by the shipped map, or by ``table`` (what :func:`fitted` gives)."""
     if line["exact"]:
         return float(line["raw"])
-    return calibrated_in(float(line["raw"]), line["players"], line_group(line))
+    if table is None:
+        return calibrated_in(float(line["raw"]), line["players"], line_group(line))
+    intercept, slope, _ = table[line["players"], line_group(line)]
+    return squash(intercept + slope * logit(float(line["raw"])))
+
+
+def cross_validated(lines: Sequence[dict[str, Any]], recipe: dict[str, Any]) -> dict[int, float]:
+    """Every line's share by a map fitted (by ``recipe``, the arguments of
+    :func:`fitted`) to the games of the other parity: held-out figures."""
+    out = {}
+    for parity in (0, 1):
+        table = fitted([line for line in lines if line["game"] % 2 != parity], **recipe)
+        for line in lines:
+            if line["game"] % 2 == parity:
+                out[id(line)] = shown(line, table)
+    return out
 
 
 def line_group(line: dict[str, Any]) -> str:
@@ -173,7 +191,7 @@ def brier(pairs: Sequence[tuple[float, float]]) -> float:
 
 
 def read(paths: Iterable[str]) -> list[dict[str, Any]]:
-    lines = []
+    lines: list[dict[str, Any]] = []
     for path in paths:
         with open(path, encoding="utf-8") as handle:
             lines.extend(json.loads(text) for text in handle if text.strip())
@@ -236,8 +254,18 @@ def cmd_play(args: argparse.Namespace) -> None:
             )
 
 
+def recipe_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The fitting options given on the command line, as arguments of :func:`fitted`."""
+    reports = None
+    if args.seats is not None:
+        reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in args.seats]
+    return {"budgets": args.budget, "prior_budgets": args.prior, "ridge": args.ridge,
+            "reports": reports}  # fmt: skip
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     lines = read(args.files)
+    held_out = cross_validated(lines, recipe_of(args)) if args.crossval else None
     budgets = sorted({line["budget"] for line in lines}, key=lambda b: (b != "play", b))
     print(
         "| budget | players | positions | games | ECE raw | ECE shown | Brier raw | Brier shown |"
@@ -253,7 +281,10 @@ def cmd_report(args: argparse.Namespace) -> None:
             if not chosen:
                 continue
             raw = [(float(line["raw"]), float(line["outcome"])) for line in chosen]
-            cal = [(shown(line), float(line["outcome"])) for line in chosen]
+            cal = [
+                (shown(line) if held_out is None else held_out[id(line)], float(line["outcome"]))
+                for line in chosen
+            ]
             if players is None:
                 plots[budget] = (raw, cal)
             games = len({line["game"] for line in chosen})
@@ -318,17 +349,41 @@ def svg(plots: dict[str, tuple[list[tuple[float, float]], list[tuple[float, floa
     return "\n".join(out) + "\n"
 
 
+def seat_outcomes(
+    lines: Sequence[dict[str, Any]], reports: Sequence[dict[str, Any]] = ()
+) -> dict[tuple[int, int], list[float]]:
+    """Each seat's final share of the win in every game of ``lines`` and of the
+    arena ``reports`` (self-play matches, such as balance-mcts-*.json), by
+    (players, seat)."""
+    games: dict[tuple[int, int], tuple[int, float]] = {}
+    for line in lines:
+        games[line["game"], line["mover"]] = (line["players"], float(line["outcome"]))
+    out: dict[tuple[int, int], list[float]] = {}
+    for (_, seat), (players, outcome) in games.items():
+        out.setdefault((players, seat), []).append(outcome)
+    for report in reports:
+        players = report["players"]
+        for game in report["results"]:
+            winners = game["winners"]
+            for seat in range(1, players + 1):
+                won = 1.0 / len(winners) if seat in winners else 0.0
+                out.setdefault((players, seat), []).append(won)
+    return out
+
+
 def fitted(
     lines: Sequence[dict[str, Any]],
     budgets: Sequence[str] | None,
     prior_budgets: Sequence[str] | None = None,
     ridge: float = 1.0,
-    flat_placing: bool = False,
+    reports: Sequence[dict[str, Any]] | None = None,
 ) -> dict[tuple[int, str], tuple[float, float, int]]:
     """The map's lines fitted to the unproven ``lines`` of ``budgets`` (all: None),
     each with the number of positions it rests on. With ``prior_budgets``, each
     line is drawn (with weight ``ridge``) towards the line fitted to those.
-    ``flat_placing``: the placing seats' lines are flat (each seat's rate)."""
+    With ``reports`` (None: no), the placing seats' lines are flat: each seat's
+    share of the win over the games of ``lines`` and of those self-play
+    reports, with the number of games."""
 
     def points(players: int, when: str, wanted: Sequence[str] | None) -> list[tuple[float, float]]:
         return [
@@ -338,13 +393,17 @@ def fitted(
             and (wanted is None or line["budget"] in wanted)
         ]  # fmt: skip
 
+    seats = seat_outcomes(lines, reports or ())
     out = {}
     for players in (2, 3, 4):
         for when in groups(players):
-            flat = flat_placing and when.startswith("place")
-            prior = (0.0, 0.0 if flat else 1.0)
+            if reports is not None and when.startswith("place"):
+                won = seats[players, int(when.removeprefix("place"))]
+                out[players, when] = (logit(sum(won) / len(won)), 0.0, len(won))
+                continue
+            prior = (0.0, 1.0)
             if prior_budgets:
-                prior = fit_line(points(players, when, prior_budgets), prior, flat=flat)
+                prior = fit_line(points(players, when, prior_budgets), prior)
             chosen = points(players, when, budgets)
             a, b = fit_line(chosen, prior, ridge, flat=prior[1] == 0)
             out[players, when] = (a, b, len(chosen))
@@ -354,9 +413,10 @@ def fitted(
 def cmd_fit(args: argparse.Namespace) -> None:
     lines = read(args.files)
     print("CALIBRATION = {")
-    found = fitted(lines, args.budget, args.prior, args.ridge, args.flat_placing)
+    found = fitted(lines, **recipe_of(args))
     for (players, when), (a, b, count) in found.items():
-        print(f'    ({players}, "{when}"): ({a:.3f}, {b:.3f}),  # {count} positions')
+        unit = "games" if when.startswith("place") and args.seats is not None else "positions"
+        print(f'    ({players}, "{when}"): ({a:.3f}, {b:.3f}),  # {count} {unit}')
     print("}")
 
 
@@ -405,10 +465,16 @@ def main(argv: list[str] | None = None) -> None:
     report.add_argument("--fresh-seconds", type=float, default=1.0)
     fit = sub.add_parser("fit", help="fit the calibration map")
     fit.add_argument("files", nargs="+")
-    fit.add_argument("--budget", nargs="*", help="only lines of these budgets (play, 0.25, 1.0)")
-    fit.add_argument("--prior", nargs="*", help="draw each line towards the fit of these budgets")
-    fit.add_argument("--ridge", type=float, default=1.0, help="the weight of that pull")
-    fit.add_argument("--flat-placing", action="store_true", help="each seat's rate while placing")
+    for command in (fit, report):
+        command.add_argument("--budget", nargs="*", help="fit to these budgets (play, 0.25, 1.0)")
+        command.add_argument("--prior", nargs="*", help="draw each line towards these budgets' fit")
+        command.add_argument("--ridge", type=float, default=1.0, help="the weight of that pull")
+        command.add_argument(
+            "--seats", nargs="*", help="placing: each seat's rate in the games and these reports"
+        )
+    report.add_argument(
+        "--crossval", action="store_true", help="shares by the map fitted to the other games"
+    )
     sample = sub.add_parser("sample", help="draw the quick test's fixed sample")
     sample.add_argument("files", nargs="+")
     sample.add_argument("--budget", default="1.0")

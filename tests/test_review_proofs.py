@@ -7,14 +7,17 @@ them back), so that it fails on the planted bug it is named after."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
-from stawvs_ap import Position, StawvsGame
+from stawvs_ap import Position, StawvsGame, from_record
 from stawvs_ap.bots.appraise import PROVE_BELOW, Appraisal, Appraised, solver_budget
 from stawvs_ap.bots.base import only_move
-from stawvs_ap.bots.review import continue_review
+from stawvs_ap.bots.review import continue_review, review
+from stawvs_ap.bots.solver import solve
 from stawvs_ap.bots.spec import BotSpec
 
 #: Player 2 to move, a5-b4,a5 wins and g5-h5,g5 loses (see tests/test_review.py).
@@ -115,3 +118,45 @@ def test_near_the_end_the_solver_gets_the_moves_whole_budget() -> None:
     assert solver_budget(Appraisal(0, near, None, spec, 1, 0.5, None, 0)) == (None, 0)
     start = Position.initial(2, seed=1)
     assert solver_budget(Appraisal(0, start, None, spec, 1, 0.5, None, 2000)) == (None, 2000)
+
+
+GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
+
+
+def plant_a_blunder(name: str, plies: int) -> tuple[StawvsGame, str] | None:
+    """The game from the first position ``plies`` to ``plies + 5`` plies before the
+    end of golden game ``name`` that the solver proves won for its mover, with a
+    move played that the solver proves lost, then best play to the end."""
+    whole = from_record(json.loads((GOLDEN / f"{name}.json").read_text())["record"])
+    count = len(whole.stack)
+    for back in range(plies, plies + 6):
+        position = whole.load(count - 1 - back).position
+        won = solve(position, seconds=2)
+        if position.mode != "collect" or not (won.proven and won.outcome == "win"):
+            continue
+        for move in position.legal_moves():
+            after, _ = position.play(move)
+            if after.is_over:
+                continue
+            then = solve(after, seconds=2)
+            mine = then.outcome if after.currplayer == position.currplayer else "other"
+            if then.proven and (mine == "loss" or (mine == "other" and then.outcome == "win")):
+                game = StawvsGame.from_position(position, whole.variants)
+                game.move(str(move))
+                while not game.gameover:
+                    best = solve(game.position, seconds=2)
+                    game.move(str(best.best[0]) if best.proven and best.best else game.moves()[0])
+                return game, str(move)
+    return None
+
+
+@pytest.mark.slow  # the solver on positions of six games, then six half-second reviews
+def test_a_planted_move_from_a_proven_win_to_a_proven_loss_is_an_exact_blunder() -> None:
+    names = ["2p-default-seed-1", "2p-hole-seed-1", "2p-hey-seed-1", "2p-random-seed-1"]
+    names += ["2p-finalfree-seed-1", "2p-pieces-2-seed-1"]
+    planted = [found for name in names if (found := plant_a_blunder(name, 8)) is not None]
+    assert planted
+    for game, move in planted:
+        ply = review(game, bot="mcts", seconds_per_move=0.5, seed=1).plies[0]
+        assert (ply.move, ply.judgement, ply.exact) == (move, "blunder", True)
+        assert (ply.value_before, ply.value_after) == (1.0, 0.0)

@@ -50,21 +50,21 @@ CLIP: Final = 1e-3
 
 #: (players, group) -> (intercept, slope), fitted by ``benchmarks/calibration.py fit``.
 CALIBRATION: Final[dict[tuple[int, str], tuple[float, float]]] = {
-    (2, "place1"): (0.504, 0.000),  # 16 positions
-    (2, "place2"): (-0.409, 0.000),  # 28 positions
-    (2, "collect"): (0.127, 1.027),  # 230 positions
-    (2, "end"): (-0.923, 4.081),  # 30 positions
-    (3, "place1"): (-0.831, 0.000),  # 12 positions
-    (3, "place2"): (-0.546, 0.000),  # 20 positions
-    (3, "place3"): (-0.458, 0.000),  # 26 positions
-    (3, "collect"): (-0.591, 0.686),  # 204 positions
-    (3, "end"): (-0.248, 2.929),  # 44 positions
-    (4, "place1"): (-1.045, 0.000),  # 16 positions
-    (4, "place2"): (-1.341, 0.000),  # 22 positions
-    (4, "place3"): (-1.503, 0.000),  # 8 positions
-    (4, "place4"): (-0.402, 0.000),  # 12 positions
-    (4, "collect"): (-0.941, 0.597),  # 182 positions
-    (4, "end"): (-0.647, 2.243),  # 56 positions
+    (2, "place1"): (0.119, 0.000),  # 185 games
+    (2, "place2"): (-0.119, 0.000),  # 185 games
+    (2, "collect"): (0.118, 1.091),  # 298 positions
+    (2, "end"): (-0.953, 4.036),  # 43 positions
+    (3, "place1"): (-0.612, 0.000),  # 182 games
+    (3, "place2"): (-0.760, 0.000),  # 182 games
+    (3, "place3"): (-0.710, 0.000),  # 182 games
+    (3, "collect"): (-0.558, 0.770),  # 258 positions
+    (3, "end"): (-0.239, 2.957),  # 55 positions
+    (4, "place1"): (-0.906, 0.000),  # 66 games
+    (4, "place2"): (-1.556, 0.000),  # 66 games
+    (4, "place3"): (-1.358, 0.000),  # 66 games
+    (4, "place4"): (-0.693, 0.000),  # 66 games
+    (4, "collect"): (-0.902, 0.455),  # 232 positions
+    (4, "end"): (-0.579, 2.182),  # 65 positions
 }
 
 
