@@ -324,6 +324,11 @@ def svg(plots: dict[str, tuple[list[tuple[float, float]], list[tuple[float, floa
         )
         for i in range(0, 11, 2):
             out.append(f'<text x="{x0 + i * size / 10 - 8}" y="{y0 + size + 14}">{i * 10}%</text>')
+            if i < 10:  # games won, up the left side
+                out.append(
+                    f'<text x="{x0 + 4}" y="{y0 + (1 - i / 10) * size - 3}" '
+                    f'fill="#888">{i * 10}%</text>'
+                )
         out.append(f'<text x="{x0 + size / 2 - 30}" y="{y0 + size + 30}">share shown</text>')
         series = (
             (plots[budget][0], "#d95f02", "raw search value"),
@@ -421,28 +426,27 @@ def cmd_fit(args: argparse.Namespace) -> None:
 
 
 def cmd_sample(args: argparse.Namespace) -> None:
-    """Draw the quick test's fixed sample: ``--per-count`` positions of each player
-    count from the lines of budget ``--budget``, by a generator seeded ``--seed``."""
-    lines = [line for line in read(args.files) if line["budget"] == args.budget and "moves" in line]
-    rng = random.Random(args.seed)
-    chosen = []
-    for players in (2, 3, 4):
-        pool = [line for line in lines if line["players"] == players]
-        chosen += rng.sample(pool, min(args.per_count, len(pool)))
-    sample = [
-        {
-            "players": line["players"],
-            "variants": line["variants"],
-            "seed": seed_of(
-                f"calibration:{line['game']}:{'-'.join(line['variants']) or 'default'}:"
-                f"{line['players']}"
-            ),
-            "moves": line["moves"],
-            "outcome": line["outcome"],
+    """Draw the quick test's fixed sample: ``--size`` unproven lines of budget
+    ``--budget`` by a generator seeded ``--seed`` (each line's search value, group
+    and outcome), the first ``--positions`` of them with their board's seed and
+    moves, so that a test can search them again."""
+    lines = [
+        line for line in read(args.files)
+        if line["budget"] == args.budget and "moves" in line and not line["exact"]
+    ]  # fmt: skip
+    chosen = random.Random(args.seed).sample(lines, min(args.size, len(lines)))
+    sample = []
+    for k, line in enumerate(chosen):
+        item = {
+            key: line[key] for key in ("players", "variants", "phase", "mover", "raw", "outcome")
         }
-        for line in chosen
-    ]
-    Path(args.out).write_text(json.dumps(sample, indent=0) + "\n", encoding="utf-8")
+        if k < args.positions:
+            key = "-".join(line["variants"]) or "default"
+            item["seed"] = seed_of(f"calibration:{line['game']}:{key}:{line['players']}")
+            item["moves"] = line["moves"]
+        sample.append(item)
+    text = "[\n" + ",\n".join(json.dumps(item) for item in sample) + "\n]\n"
+    Path(args.out).write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -478,7 +482,8 @@ def main(argv: list[str] | None = None) -> None:
     sample = sub.add_parser("sample", help="draw the quick test's fixed sample")
     sample.add_argument("files", nargs="+")
     sample.add_argument("--budget", default="1.0")
-    sample.add_argument("--per-count", type=int, default=10)
+    sample.add_argument("--size", type=int, default=600)
+    sample.add_argument("--positions", type=int, default=8, help="lines kept with their moves")
     sample.add_argument("--seed", type=int, default=46)
     sample.add_argument("--out", required=True)
     args = parser.parse_args(argv)

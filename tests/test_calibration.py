@@ -10,24 +10,25 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from stawvs_ap import Position, StawvsGame
-from stawvs_ap.bots.calibration import CALIBRATION, calibrated_in, groups
+from stawvs_ap.bots.calibration import CALIBRATION, calibrated, calibrated_in, group, groups
 from stawvs_ap.bots.mcts import MCTSBot
 from stawvs_ap.bots.review import BLUNDER, review
 from stawvs_ap.core.moves import Move
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Positions of mcts self-play games with their outcomes, drawn by
-#: ``benchmarks/calibration.py sample`` (docs/calibration.md says from which run).
+#: 600 positions of the calibration run's self-play games (docs/calibration.md),
+#: each with the 1 s search's raw value, its group and the game's outcome, drawn
+#: by ``benchmarks/calibration.py sample``; the first 8 with their moves.
 SAMPLE = ROOT / "fixtures" / "calibration-sample.json"
-#: The quick test's search and the most expected calibration error it allows
-#: on the sample: with 36 positions even perfect shares score about 0.08 by
-#: chance; the raw search values (``calibrate=false``) score 0.17.
-QUICK_ITERATIONS = 300
-QUICK_BOUND = 0.12
+#: The most expected calibration error the shown shares may have on the sample
+#: (they have about 0.03; the raw values 0.1, and any 600 positions about 0.02
+#: by chance alone).
+QUICK_BOUND = 0.05
 VARIANT_SETS = [[], ["hole"], ["random"], ["hey"], ["finalfree"], ["pieces-2"]]
 
 
@@ -43,23 +44,41 @@ def expected_calibration_error(pairs: list[tuple[float, float]], bins: int = 10)
     return total / len(pairs)
 
 
-def sample_positions() -> list[tuple[Position, float]]:
-    items = json.loads(SAMPLE.read_text(encoding="utf-8"))
-    out = []
-    for item in items:
-        position = Position.initial(item["players"], item["variants"], seed=item["seed"])
-        for move in item["moves"]:
-            position, _ = position.play(Move.parse(move))
-        out.append((position, float(item["outcome"])))
-    return out
+def sample() -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    return items
+
+
+def group_of(item: dict[str, Any]) -> str:
+    return f"place{item['mover']}" if item["phase"] == "place" else str(item["phase"])
 
 
 def test_the_shares_of_a_fixed_sample_of_self_play_positions_are_calibrated() -> None:
-    pairs = []
-    for k, (position, outcome) in enumerate(sample_positions()):
-        share = MCTSBot(seed=k, iterations=QUICK_ITERATIONS).analyse(position)[0].value
-        pairs.append((share, outcome))
-    assert expected_calibration_error(pairs) <= QUICK_BOUND
+    items = sample()
+    shown = [
+        (calibrated_in(item["raw"], item["players"], group_of(item)), item["outcome"])
+        for item in items
+    ]
+    raw = [(item["raw"], item["outcome"]) for item in items]
+    assert expected_calibration_error(shown) <= QUICK_BOUND < expected_calibration_error(raw)
+
+
+def test_mcts_shows_its_search_value_through_the_map() -> None:
+    replayed = [item for item in sample() if "moves" in item]
+    assert len(replayed) == 8
+    for k, item in enumerate(replayed):
+        position = Position.initial(item["players"], item["variants"], seed=item["seed"])
+        for move in item["moves"]:
+            position, _ = position.play(Move.parse(move))
+        assert group(position) == group_of(item)
+        raw = MCTSBot(seed=k, iterations=200, calibrate=False).analyse(position)
+        shown = MCTSBot(seed=k, iterations=200).analyse(position)
+        assert [c.move for c in shown] == [c.move for c in raw]  # the same search, the same order
+        for before, after in zip(raw, shown, strict=True):
+            if before.value in (0.0, 0.5, 1.0):  # proven: exact either way
+                assert after.value == before.value
+            else:
+                assert after.value == calibrated(before.value, position)
 
 
 def test_the_map_rises_with_the_value_so_it_keeps_the_order_of_moves() -> None:

@@ -50,21 +50,21 @@ CLIP: Final = 1e-3
 
 #: (players, group) -> (intercept, slope), fitted by ``benchmarks/calibration.py fit``.
 CALIBRATION: Final[dict[tuple[int, str], tuple[float, float]]] = {
-    (2, "place1"): (0.119, 0.000),  # 185 games
-    (2, "place2"): (-0.119, 0.000),  # 185 games
-    (2, "collect"): (0.118, 1.091),  # 298 positions
-    (2, "end"): (-0.953, 4.036),  # 43 positions
-    (3, "place1"): (-0.612, 0.000),  # 182 games
-    (3, "place2"): (-0.760, 0.000),  # 182 games
-    (3, "place3"): (-0.710, 0.000),  # 182 games
-    (3, "collect"): (-0.558, 0.770),  # 258 positions
-    (3, "end"): (-0.239, 2.957),  # 55 positions
-    (4, "place1"): (-0.906, 0.000),  # 66 games
-    (4, "place2"): (-1.556, 0.000),  # 66 games
-    (4, "place3"): (-1.358, 0.000),  # 66 games
-    (4, "place4"): (-0.693, 0.000),  # 66 games
-    (4, "collect"): (-0.902, 0.455),  # 232 positions
-    (4, "end"): (-0.579, 2.182),  # 65 positions
+    (2, "place1"): (0.078, 0.000),  # 306 games
+    (2, "place2"): (-0.078, 0.000),  # 306 games
+    (2, "collect"): (-0.244, 0.964),  # 824 positions
+    (2, "end"): (-0.708, 2.793),  # 110 positions
+    (3, "place1"): (-0.575, 0.000),  # 304 games
+    (3, "place2"): (-0.766, 0.000),  # 304 games
+    (3, "place3"): (-0.743, 0.000),  # 304 games
+    (3, "collect"): (-0.518, 0.996),  # 714 positions
+    (3, "end"): (-0.371, 2.898),  # 163 positions
+    (4, "place1"): (-0.867, 0.000),  # 191 games
+    (4, "place2"): (-1.211, 0.000),  # 191 games
+    (4, "place3"): (-1.241, 0.000),  # 191 games
+    (4, "place4"): (-1.096, 0.000),  # 191 games
+    (4, "collect"): (-0.800, 0.402),  # 670 positions
+    (4, "end"): (-0.534, 2.360),  # 177 positions
 }
 
 
