@@ -40,6 +40,11 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
   for the player to move. A proven child is never sampled again, a proven
   root ends the search, and the move chosen is never one that throws away a
   proven win or shared win (see :meth:`MCTSBot._ranked`).
+* **Calibrated values shown**: the values an analysis reports are shares of
+  the win: a proven move's exact share, else its mean reward mapped by
+  :func:`~stawvs_ap.bots.calibration.calibrated` (lines fitted to self-play
+  outcomes; ``calibrate=false`` reports the mean itself). The search and the
+  move it plays use the mean rewards alone.
 * **The exact solver at the root** (:mod:`stawvs_ap.bots.solver`): once at
   most ``solve_below`` free pyramids are left, the solver gets a share
   (``solver``) of the budget first; when it proves the position (for three or
