@@ -326,6 +326,30 @@ MUTANTS: tuple[Mutant, ...] = (
         "to_json(first_ours) + text[end:-2]",
         "text[at + len(_STACK) : -2]",
     ),
+    Mutant(
+        "review-prefers-the-estimate-to-a-proof",
+        "the review",
+        "the played move's estimate is taken over a proven value of the position after it",
+        "stawvs_ap/bots/review.py",
+        "if answer.played_value is not None and (answer.played_exact or not after_exact):",
+        "if answer.played_value is not None:",
+    ),
+    Mutant(
+        "review-forced-move-from-the-wrong-side",
+        "the review",
+        "a forced move's share is read from the next mover's side without turning it round",
+        "stawvs_ap/bots/review.py",
+        "mover_share[i] = following if same else 1.0 - following",
+        "mover_share[i] = following",
+    ),
+    Mutant(
+        "calibration-map-turned-off",
+        "the win shares",
+        "mcts shows its raw search value instead of the calibrated share",
+        "stawvs_ap/bots/mcts.py",
+        "return calibrated(mean, position) if self.settings.calibrate else mean",
+        "return mean",
+    ),
 )
 
 

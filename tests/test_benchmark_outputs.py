@@ -111,3 +111,24 @@ def test_the_endgame_throw_count_refuses_a_bad_bot_before_playing() -> None:
     done = _run("solver.py", "thrown", "--bot", "mcts:nope=1")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "--bot: bot mcts takes the options" in done.stderr
+
+
+def test_the_calibration_bench_writes_its_lines_and_its_plot_only_where_asked(
+    tmp_path: Path,
+) -> None:
+    lines = tmp_path / "lines.jsonl"
+    done = _run(
+        "calibration.py",
+        *("play", "--games", "1", "--players", "2", "--move-seconds", "0.01"),
+        *("--sample", "1", "--seconds", "0.02", "--out", str(lines)),
+    )
+    assert done.returncode == 0, done.stderr
+    found = [json.loads(text) for text in lines.read_text().splitlines()]
+    assert {line["budget"] for line in found} == {"play", "0.02"}
+    assert all(0 <= line["raw"] <= 1 and line["outcome"] in (0, 0.5, 1) for line in found)
+    before = sorted(tmp_path.iterdir())
+    done = _run("calibration.py", "report", str(lines))
+    assert done.returncode == 0, done.stderr
+    assert "| 0.02 | all |" in done.stdout and sorted(tmp_path.iterdir()) == before
+    done = _run("calibration.py", "report", str(lines), "--svg", str(tmp_path / "plot.svg"))
+    assert (tmp_path / "plot.svg").read_text().startswith("<svg")

@@ -18,7 +18,7 @@ from stawvs_ap.bots.knowledge import evaluate, lead
 from stawvs_ap.bots.simulate import lead_share, rewards
 from stawvs_ap.i18n import catalogue
 from stawvs_ap.service import methods
-from stawvs_ap.service.hints import HintRow, hint_rows
+from stawvs_ap.service.hints import HintRow, choice_note, hint_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,3 +104,40 @@ def test_the_text_hint_names_the_choice_first(collecting: Path) -> None:
     assert lines[0].startswith("Hint: ") and "% win share, lead " in lines[0]
     shares = [int(line.split(": ")[1].split("%")[0]) for line in lines[1:]]
     assert len(lines) == 5 and shares == sorted(shares, reverse=True)
+
+
+def test_a_choice_listed_above_a_higher_share_on_fewer_visits_says_so_in_words() -> None:
+    rows = [HintRow("e5", 0.55, None, 900), HintRow("d4", 0.58, None, 80)]
+    note = choice_note(rows)
+    assert note is not None
+    assert catalogue("en").say(note) == "chosen: e5, most searched; d4 rated higher on fewer visits"
+    assert catalogue("de").say(note) != catalogue("en").say(note)
+
+
+def test_no_note_when_the_choice_shows_the_highest_share_or_more_visits_back_the_other() -> None:
+    chosen = HintRow("e5", 0.55, None, 900)
+    assert choice_note([chosen, HintRow("d4", 0.50, None, 80)]) is None
+    assert choice_note([chosen, HintRow("d4", 0.554, None, 80)]) is None  # both show 55%
+    assert choice_note([chosen, HintRow("d4", 0.60, None, 900)]) is None  # not fewer visits
+    assert choice_note([chosen]) is None
+
+
+def test_an_mcts_hint_notes_exactly_the_moves_rated_higher_than_its_choice(
+    collecting: Path,
+) -> None:
+    done = run("hint", collecting, "--bot", "mcts:iterations=300", "--top", "8", "--json")
+    doc = json.loads(done.stdout)
+    first, *rest = doc["candidates"]
+    higher = [
+        row
+        for row in rest
+        if round(100 * row["share"]) > round(100 * first["share"])
+        and row["visits"] < first["visits"]
+    ]
+    if higher:
+        assert doc["note"] == (
+            f"chosen: {first['move']}, most searched; {higher[0]['move']} rated higher on "
+            "fewer visits"
+        )
+    else:
+        assert doc["note"] is None

@@ -40,7 +40,7 @@ from stawvs_ap.service.bots import (
     search_budget,
 )
 from stawvs_ap.service.client import Client
-from stawvs_ap.service.hints import hint_rows
+from stawvs_ap.service.hints import choice_note, hint_rows
 from stawvs_ap.service.jsonrpc import INVALID_PARAMS, RpcError
 from stawvs_ap.service.views import next_squares
 
@@ -106,14 +106,18 @@ def test_a_hint_lists_the_bots_own_analysis(server: Client) -> None:
     state = state_after(14, seed=3)
     hint = server.call("hint", {"state": state, "iterations": 120, "seed": 9, "top": 3})
     game = StawvsGame(state)
-    expected = MCTSBot(seed=9).analyse(game, iterations=120, top=3)
+    bot = MCTSBot(seed=9)
+    expected = bot.analyse(game, iterations=120, top=3)
     rows = hint_rows(game, expected)  # the choice first, then by share
+    note = choice_note(rows)
     assert hint == {
         "player": game.currplayer,
         "best": str(expected[0].move),
         "candidates": [
             row.to_dict(catalogue("en")) | {"value": round(row.share, 4)} for row in rows
         ],
+        "note": None if note is None else catalogue("en").say(note),
+        "proven": bot.last_exact,
     }
 
 

@@ -20,12 +20,25 @@ from ..core.moves import Move
 from ..core.position import Position
 from ..errors import ErrorCode, StawvsError
 from .base import only_move
+from .calibration import calibrated
 from .knowledge import player_values
+from .mcts import SOLVER_NODES_PER_ITERATION
 from .simulate import TEMPERATURE, estimate_rewards, rewards
-from .solver import solve
+from .solver import MAX_NODES, solve
 from .spec import BotSpec
 
-__all__ = ["Appraisal", "Appraised", "appraise", "final_shares", "task_seed"]
+__all__ = [
+    "PROVE_BELOW",
+    "Appraisal",
+    "Appraised",
+    "appraise",
+    "final_shares",
+    "solver_budget",
+    "task_seed",
+]
+
+#: Free pyramids at most for the solver to get a move's whole budget in a review.
+PROVE_BELOW: Final = 16
 
 
 def task_seed(seed: int | str, index: int) -> int:
@@ -76,7 +89,8 @@ class Appraised:
     when the solver proved it;
     ``played_value`` is the mover's share after the played move when the search
     weighed it, else ``estimate`` is the mover's share of the position after it
-    by the static evaluation (3–4 players only; with two players the review
+    by the static evaluation, mapped to a share as the search's values are
+    (:func:`~stawvs_ap.bots.calibration.calibrated`; 3–4 players only; with two players the review
     reads it from the next position's search); ``played_exact`` when the
     played move is one of those the solver proved best. ``forced`` is true for a lone
     legal move, ``over`` for a finished game, whose ``shares`` are exact.
@@ -170,15 +184,40 @@ def _is_share(value: object) -> bool:
 _OUTCOME_SHARES: Final = {"win": 1.0, "shared": 0.5, "loss": 0.0}
 
 
+def solver_budget(task: Appraisal) -> tuple[float | None, int | None]:
+    """The seconds and positions the exact solver may spend on ``task``'s position:
+    ``task.solver_nodes`` positions, and, once at most :data:`PROVE_BELOW` free
+    pyramids are left (where proofs come within reach), the move's whole
+    budget as well: its seconds, and :data:`SOLVER_NODES_PER_ITERATION`
+    positions per iteration of an iteration budget (so that the same seed gives
+    the same review). Nothing (0 positions) when ``solver_nodes`` is 0.
+
+    >>> from stawvs_ap.bots.spec import BotSpec
+    >>> from stawvs_ap.core.position import Position
+    >>> start = Position.initial(2, seed=1)
+    >>> solver_budget(Appraisal(0, start, None, BotSpec("mcts"), 1, 0.5, None, 2000))
+    (None, 2000)
+    """
+    nodes = task.solver_nodes
+    position = task.position
+    if nodes <= 0 or position.mode != "collect" or position.free.bit_count() > PROVE_BELOW:
+        return None, nodes
+    if task.iterations is not None:
+        share = task.iterations * SOLVER_NODES_PER_ITERATION
+        return task.seconds, min(MAX_NODES, max(nodes, share))
+    return task.seconds, None if task.seconds is not None else nodes
+
+
 def _proven(task: Appraisal) -> Appraised | None:
-    """The appraisal the exact solver proves within ``task.solver_nodes`` positions:
+    """The appraisal the exact solver proves within :func:`solver_budget`:
     with two players, every proven outcome; with three or four, whose proven
     value is what the mover can guarantee against all the others, only a
     guaranteed win, and only when the played move keeps it (a move that does
     not is searched for its value). None otherwise."""
-    if task.solver_nodes <= 0:
+    seconds, nodes = solver_budget(task)
+    if nodes == 0:
         return None
-    solution = solve(task.position, nodes=task.solver_nodes)
+    solution = solve(task.position, seconds=seconds, nodes=nodes)
     if not solution.proven or not solution.best or solution.outcome is None:
         return None
     keeps = task.played is not None and task.played in solution.best
@@ -223,12 +262,11 @@ def appraise(task: Appraisal, should_stop: Callable[[], bool] | None = None) -> 
     estimate = None
     if played_value is None and task.played is not None and position.rules.numplayers > 2:
         after, _ = position.play(task.played)
-        shares = (
-            final_shares(after)
-            if after.is_over
-            else estimate_rewards(player_values(after), TEMPERATURE)
-        )
-        estimate = shares[position.currplayer - 1]
+        me = position.currplayer - 1
+        if after.is_over:
+            estimate = final_shares(after)[me]
+        else:  # the search's leaf value, as a share by the same map as the search's values
+            estimate = calibrated(estimate_rewards(player_values(after), TEMPERATURE)[me], position)
     return Appraised(
         task.index,
         best=best.move,

@@ -48,10 +48,11 @@ class Candidate:
 
     ``value`` is, for every bot, the share of the win the player to move can
     expect after the move, from 0 (lost) to 1 (won alone; a win shared by k
-    players is 1/k): for the search bots the mean reward of the move's
-    simulations, for :class:`GreedyBot` the share its evaluation makes
-    (:func:`~stawvs_ap.bots.simulate.lead_share`), for a bot that knows
-    nothing (:class:`RandomBot`) an even share.
+    players is 1/k): for :class:`MCTSBot` a calibrated share (exact when
+    proven, see :mod:`stawvs_ap.bots.calibration`), for :class:`UCTBot` the
+    mean reward of the move's simulations, for :class:`GreedyBot` the share
+    its evaluation makes (:func:`~stawvs_ap.bots.simulate.lead_share`), for a
+    bot that knows nothing (:class:`RandomBot`) an even share.
     """
 
     move: Move

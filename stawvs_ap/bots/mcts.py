@@ -40,6 +40,11 @@ What it adds to plain UCT (:mod:`stawvs_ap.bots.uct`):
   for the player to move. A proven child is never sampled again, a proven
   root ends the search, and the move chosen is never one that throws away a
   proven win or shared win (see :meth:`MCTSBot._ranked`).
+* **Calibrated values shown**: the values an analysis reports are shares of
+  the win: a proven move's exact share, else its mean reward mapped by
+  :func:`~stawvs_ap.bots.calibration.calibrated` (lines fitted to self-play
+  outcomes; ``calibrate=false`` reports the mean itself). The search and the
+  move it plays use the mean rewards alone.
 * **The exact solver at the root** (:mod:`stawvs_ap.bots.solver`): once at
   most ``solve_below`` free pyramids are left, the solver gets a share
   (``solver``) of the budget first; when it proves the position (for three or
@@ -58,6 +63,7 @@ from typing import Any
 from ..core.moves import Move
 from ..core.position import Position
 from .base import Bot, Budget, Candidate, now
+from .calibration import calibrated
 from .knowledge import move_estimates, player_values, prior_move
 from .options import (
     ITERATIONS,
@@ -126,6 +132,9 @@ class MCTSSettings(Settings):
     solve_below: int = setting(
         16, "free pyramids at most for the root solver to try", low=0, high=64
     )
+    calibrate: bool = setting(
+        True, "show values as win shares fitted to self-play outcomes (docs/calibration.md)"
+    )
 
 
 class MCTSBot(Bot):
@@ -176,6 +185,8 @@ class MCTSBot(Bot):
         self._deadline = math.inf
         #: Iterations run by the last search (reused visits not counted).
         self.last_iterations = 0
+        #: Whether the first candidate of the last analysis has a proven value.
+        self.last_exact = False
 
     def forget(self) -> None:
         """Drop the tree kept from earlier questions. It is taken apart a slice at a
@@ -387,14 +398,29 @@ class MCTSBot(Bot):
 
     def _analyse(self, position: Position, budget: Budget) -> list[Candidate]:
         solved, budget = self._root_solution(position, budget)
+        self.last_exact = bool(solved)
         if solved:
             return solved
         root = self._search(position, budget)
+        ranked = [c for c in self._ranked(root) if c.move is not None]
+        self.last_exact = bool(ranked) and ranked[0].proven is not None
         return [
-            Candidate(c.move, c.visits, self._worth(c, position.currplayer))
-            for c in self._ranked(root)
+            Candidate(c.move, c.visits, self._shown(c, position))
+            for c in ranked
             if c.move is not None
         ]
+
+    def _shown(self, child: Node, position: Position) -> float:
+        """The share of the win a child stands for, for the player to move at
+        ``position``: exact when proven (1 for a win alone, 1/k for a win shared by
+        k, 0 for a loss), else its mean reward, mapped by
+        :func:`~stawvs_ap.bots.calibration.calibrated` with ``calibrate``."""
+        mover = position.currplayer
+        if child.proven is not None:
+            winners = child.proven.winners
+            return 1.0 / len(winners) if mover in winners else 0.0
+        mean = child.total / child.visits
+        return calibrated(mean, position) if self.settings.calibrate else mean
 
     def _choose(self, position: Position, budget: Budget) -> Move:
         return self._analyse(position, budget)[0].move

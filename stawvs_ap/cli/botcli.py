@@ -35,7 +35,7 @@ from ..bots.runners import InProcess, LocalProcesses, Runner, cores
 from ..bots.spec import BotSpec, make_bot, options_help
 from ..errors import StawvsError
 from ..i18n import Phrase, catalogue
-from ..service.hints import hint_rows
+from ..service.hints import choice_note, hint_rows
 from .botargs import (
     BOT_HELP,
     VARIANT_HELP,
@@ -77,17 +77,23 @@ def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
         )
     rows = hint_rows(game, candidates)
     words = catalogue(args.locale)
+    note = choice_note(rows)
     if args.json:
         doc = {
             "player": game.currplayer,
             "best": str(candidates[0].move),
             "sorted_by": "choice, then share",
             "candidates": [row.to_dict(words) for row in rows],
+            "note": None if note is None else words.say(note),
         }
         return {"-": json.dumps(doc) + "\n"}
-    # The same words as the terminal game and the page: the choice, then the others.
+    # The same words as the terminal game and the page: the choice, then the others,
+    # and why the choice is first when a move listed below it shows a higher share.
     choice = words.say(Phrase(PLAY_HINT, {"candidates": rows[0].words(words)}))
-    return {"-": "".join([choice + "\n", *(f"  {row.words(words)}\n" for row in rows[1:])])}
+    lines = [choice + "\n", *(f"  {row.words(words)}\n" for row in rows[1:])]
+    if note is not None:
+        lines.append(f"  ({words.say(note)})\n")
+    return {"-": "".join(lines)}
 
 
 # -- arena -------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..i18n import LIST_SEPARATOR, Argument, Catalogue, Message, Phrase, catalogue, printable
 from ..pictures.textboard import board_text
-from ..service.hints import hint_rows
+from ..service.hints import choice_note, hint_rows
 from ..state.format import MAX_STATE_BYTES
 from . import messages as m
 from .console import EXCERPT, MAX_LINE
@@ -255,6 +255,9 @@ class TerminalGame:
         adviser.forget()  # its tree is now rooted at the person's turn
         candidates = [row.words(self.words) for row in best]
         self.say(m.PLAY_HINT, candidates=self.words.say(LIST_SEPARATOR).join(candidates))
+        note = choice_note(best)
+        if note is not None:  # why the choice comes first, in the same words as stawvs-ap hint
+            self.say(self.words.say(note))
 
     def undo(self) -> None:
         """Take back the person's last move of their own choosing and what followed."""

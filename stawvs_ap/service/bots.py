@@ -36,7 +36,7 @@ from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
-from .hints import hint_rows
+from .hints import choice_note, hint_rows
 from .jsonrpc import INVALID_REQUEST, RpcError, ServiceErrorCode
 from .protocol import (
     INT,
@@ -314,6 +314,8 @@ _CANDIDATE: Final = obj(
             "player": {"type": "integer"},
             "best": {"type": "string"},
             "candidates": {"type": "array", "minItems": 1, "items": _CANDIDATE},
+            "note": {"type": ["string", "null"]},
+            "proven": {"type": "boolean"},
         }
     ),
 )
@@ -333,10 +335,17 @@ def hint(params: Params) -> Result:
         )
     words = catalogue(game.locale)
     # "value" is "share" under its first name, kept for the hosts that read it.
-    rows = [
-        row.to_dict(words) | {"value": round(row.share, 4)} for row in hint_rows(game, candidates)
-    ]
-    return {"player": game.currplayer, "best": str(candidates[0].move), "candidates": rows}
+    found = hint_rows(game, candidates)
+    rows = [row.to_dict(words) | {"value": round(row.share, 4)} for row in found]
+    note = choice_note(found)
+    return {
+        "player": game.currplayer,
+        "best": str(candidates[0].move),
+        "candidates": rows,
+        # Why the choice is listed above a higher share; whether its share is proven.
+        "note": None if note is None else words.say(note),
+        "proven": bool(getattr(bot, "last_exact", False)),
+    }
 
 
 _MOVES: Final = {"type": "array", "items": {"type": "string"}}

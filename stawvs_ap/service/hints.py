@@ -12,6 +12,11 @@ points, by the one evaluation every bot shares
 opponent's. While caps are being placed nothing is collected yet, so there
 is no lead to speak of and none is given. *visits* are the search's (0 or 1
 for a bot that does not search).
+
+A search bot plays the move it searched most, which is nearly always the
+one it rates highest; when another move, searched less, shows a higher
+share, :func:`choice_note` says so in words rather than leaving a lower
+share listed first without a word.
 """
 
 from __future__ import annotations
@@ -23,9 +28,9 @@ from ..bots.base import Candidate
 from ..bots.knowledge import lead
 from ..host.game import StawvsGame
 from ..i18n import Catalogue, Phrase
-from .messages import HINT_CANDIDATE, HINT_CANDIDATE_LEAD
+from .messages import HINT_CANDIDATE, HINT_CANDIDATE_LEAD, HINT_CHOICE_NOTE
 
-__all__ = ["HintRow", "hint_rows"]
+__all__ = ["HintRow", "choice_note", "hint_rows"]
 
 
 class HintRow(NamedTuple):
@@ -87,3 +92,29 @@ def hint_rows(game: StawvsGame, candidates: Sequence[Candidate]) -> list[HintRow
         for c in candidates
     ]
     return rows[:1] + sorted(rows[1:], key=lambda row: -row.share)
+
+
+def choice_note(rows: Sequence[HintRow]) -> Phrase | None:
+    """Why the first of ``rows`` (the bot's choice, as :func:`hint_rows` orders
+    them) is listed above a move shown with a higher share: ``chosen: e5, most
+    searched; d4 rated higher on fewer visits``. None when no other move shows a
+    higher share (in whole per cent, as shown) on fewer visits.
+
+    >>> rows = [HintRow("e5", 0.55, None, 900), HintRow("d4", 0.58, None, 80)]
+    >>> choice_note(rows).args
+    {'chosen': 'e5', 'better': 'd4'}
+    >>> choice_note([rows[0], HintRow("d4", 0.552, None, 80)]) is None  # both show 55%
+    True
+    """
+    if not rows:
+        return None
+    chosen = rows[0]
+    higher = [
+        row
+        for row in rows[1:]
+        if int(row.percent) > int(chosen.percent) and row.visits < chosen.visits
+    ]
+    if not higher:
+        return None
+    better = max(higher, key=lambda row: row.share)
+    return Phrase(HINT_CHOICE_NOTE, {"chosen": chosen.move, "better": better.move})

@@ -31,3 +31,10 @@ HINT_CANDIDATE: Final = message("hint.candidate", "{move}: {percent}% win share"
 HINT_CANDIDATE_LEAD: Final = message(
     "hint.candidate-lead", "{move}: {percent}% win share, lead {lead} points"
 )
+# TRANSLATORS: said under a hint when the move the bot would play (the one
+# its search looked at most, {chosen}) is not the one with the highest share
+# of the win: {better} got a higher share, from fewer simulated games
+# ("visits"). Both are moves such as c3-f6,f2.
+HINT_CHOICE_NOTE: Final = message(
+    "hint.choice-note", "chosen: {chosen}, most searched; {better} rated higher on fewer visits"
+)

@@ -339,21 +339,13 @@ async function hint() {
   say(t("page.status.hinting"));
   // The endgame solver first, briefly: a proven position needs no estimate.
   const solved = await rpc("solve", worded({ state: game.state, seconds: Math.min(game.think, 1) }));
-  if (solved.proven) {
-    const label = solved.margin > 0 ? `+${solved.margin}` : String(solved.margin);
-    hints = solved.best.slice(0, 3).map((move) => ({ move, label }));
-    $("hint-list").replaceChildren(
-      ...hints.map((c) => {
-        const item = document.createElement("li");
-        item.textContent = c.move;
-        return item;
-      }),
-    );
-    await draw({ board: true });
-    say(provenWords(solved));
-    return;
-  }
+  if (solved.proven) return showProven(solved);
   const answer = await rpc("hint", worded({ state: game.state, bot: "mcts", seconds: game.think, top: 3 }));
+  if (answer.proven && game.think > 1) {
+    // The bot's own solver proved it with more time: ask for the verdict with as much.
+    const exact = await rpc("solve", worded({ state: game.state, seconds: Math.min(game.think, 5) }));
+    if (exact.proven) return showProven(exact);
+  }
   hints = answer.candidates;
   $("hint-list").replaceChildren(
     ...hints.map((c) => {
@@ -364,7 +356,23 @@ async function hint() {
     }),
   );
   await draw({ board: true });
-  say(t("page.status.hint", { move: hints[0].words }));
+  const best = t("page.status.hint", { move: hints[0].words });
+  say(answer.note ? `${best} (${answer.note})` : best);
+}
+
+// The solver's best moves as the hint, and its verdict "(proven)" on the status line.
+async function showProven(solved) {
+  const label = solved.margin > 0 ? `+${solved.margin}` : String(solved.margin);
+  hints = solved.best.slice(0, 3).map((move) => ({ move, label }));
+  $("hint-list").replaceChildren(
+    ...hints.map((c) => {
+      const item = document.createElement("li");
+      item.textContent = c.move;
+      return item;
+    }),
+  );
+  await draw({ board: true });
+  say(provenWords(solved));
 }
 
 // "Player 2 wins by 3 points (proven)": the solver's verdict for the player to move.
