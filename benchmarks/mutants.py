@@ -112,10 +112,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "review-names-uncut",
         "review's table",
-        "review draws a record's names whole on every row and mark",
-        "stawvs_ap/cli/reviewcli.py",
-        "    return [printable(name, limit=NAME_SHOWN) for name in names]\n",
-        "    return names\n",
+        "the commands draw a record's names whole (review: on every row and mark)",
+        "stawvs_ap/cli/botargs.py",
+        '        names = [printable(p["name"], limit=NAME_SHOWN) '
+        'for p in record["header"]["players"]]\n',
+        '        names = [printable(p["name"]) for p in record["header"]["players"]]\n',
     ),
     Mutant(
         "cluster-takes-other-transports",
