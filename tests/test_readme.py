@@ -43,7 +43,7 @@ def test_a_python_example_of_the_readme_runs(block: str) -> None:
     for module, (extra, required) in EXTRAS.items():
         needed = re.search(rf"^(import|from) {module}\b", block, re.M)
         if needed and find_spec(module) is None and os.environ.get(required) != "1":
-            pytest.skip(f"needs the {extra} extra (pip install -e \".[{extra}]\")")
+            pytest.skip(f'needs the {extra} extra (pip install -e ".[{extra}]")')
     exec(compile(block, "README.md", "exec"), {})
 
 

@@ -40,12 +40,15 @@ from ..i18n import Phrase, catalogue, language_of_environment, negotiate
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
 from ..records import from_record
+from ..records.plies import at_ply
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
 from .apbotcli import add_ap_bot_command
 from .botargs import (
     VARIANT_HELP,
     add_initial_argument,
+    add_ply_argument,
+    load_game_and_names,
     local_uid,
     read_initial,
     record_names,
@@ -207,8 +210,10 @@ def _cmd_render(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_svg(args: argparse.Namespace, io: Transaction) -> Outputs:
-    game = _show_ply(_load_game(io, args.state), args.ply)
-    return {args.output: board_svg(game, args.size, names=args.names, locale=args.locale)}
+    game, names = load_game_and_names(io, args.state, args.initial)
+    game = at_ply(game, args.ply)
+    names = args.names or names
+    return {args.output: board_svg(game, args.size, names=names, locale=args.locale)}
 
 
 def _cmd_show(args: argparse.Namespace, io: Transaction) -> Outputs:
@@ -347,8 +352,12 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_output(render, "render JSON")
 
     svg = command("svg", "draw the position as an SVG picture", _cmd_svg)
-    _add_state(svg)
-    _add_view(svg)
+    svg.add_argument(
+        "state", metavar="FILE", help="a serialized state or a game record (JSON), - for stdin"
+    )
+    add_initial_argument(svg)
+    add_ply_argument(svg)
+    svg.add_argument("--names", nargs="+", metavar="NAME", help="player names, in order")
     svg.add_argument("--size", type=whole, default=560, help="width in pixels")
     _add_output(svg, "SVG")
 

@@ -358,6 +358,7 @@ class Client:
         iterations: int | None = None,
         seed: int | None = None,
         locale: str | None = None,
+        ply: int | None = None,
     ) -> Result:
         return self._call(
             "hint",
@@ -368,6 +369,7 @@ class Client:
             iterations=iterations,
             seed=seed,
             locale=locale,
+            ply=ply,
         )
 
     def solve(
@@ -377,8 +379,11 @@ class Client:
         seconds: float | None = None,
         nodes: int | None = None,
         locale: str | None = None,
+        ply: int | None = None,
     ) -> Result:
-        return self._call("solve", state=state, seconds=seconds, nodes=nodes, locale=locale)
+        return self._call(
+            "solve", state=state, seconds=seconds, nodes=nodes, locale=locale, ply=ply
+        )
 
     def review(
         self,
