@@ -43,6 +43,7 @@ from ..records import from_record
 from ..records.plies import at_ply
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
+from .analysecli import add_analyse_command
 from .apbotcli import add_ap_bot_command
 from .botargs import (
     VARIANT_HELP,
@@ -402,6 +403,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_ap_bot_command(sub)
     add_solve_command(sub)
     add_review_command(sub)
+    add_analyse_command(sub)
     for subcommand in sub.choices.values():  # --lang after the command too
         subcommand.add_argument("--lang", metavar="TAG", default=argparse.SUPPRESS, help=_LANG_HELP)
     return parser

@@ -385,6 +385,30 @@ class Client:
             "solve", state=state, seconds=seconds, nodes=nodes, locale=locale, ply=ply
         )
 
+    def analyse(
+        self,
+        state: State,
+        lines: int | None = None,
+        progress: bool | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        locale: str | None = None,
+        ply: int | None = None,
+    ) -> Result:
+        return self._call(
+            "analyse",
+            state=state,
+            lines=lines,
+            progress=progress,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+            ply=ply,
+        )
+
     def review(
         self,
         state: State | None = None,

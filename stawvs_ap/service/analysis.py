@@ -1,0 +1,126 @@
+"""``analyse`` over the service: several lines and the claim map of a position
+(:func:`stawvs_ap.bots.analysis.analyse`), bounded as ``hint`` is.
+
+Its budget is ``seconds`` and/or ``iterations`` as ``hint``'s (checked the same
+way, within the same caps), it holds one of the search slots while it runs,
+and it loses its slot past its budget and grace as every search does. With
+``"progress": true`` on the standard-input transport, the lines found so far
+are sent as notifications ``analyse.progress`` (``{"lines": [...]}``, no id)
+at most every half second while it searches, each before the answer and none
+after it; over HTTP, which answers a request once, none is sent.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Final
+
+from ..bots.analysis import MAX_LINES, Analysis, Line
+from ..bots.analysis import analyse as analyse_position
+from ..bots.spec import BotSpec
+from ..errors import ErrorCode, IllegalMoveError, StawvsError
+from ..host.messages import GAME_OVER
+from ..i18n import catalogue
+from ..records.plies import at_ply
+from .bots import ITERATIONS, SEARCHES, SECONDS, search_budget, within_budget
+from .jsonrpc import NOTIFY
+from .protocol import BOOL, INT, LOCALE, SEED, STATE, Kind, Method, Params, Result, method, obj
+from .recent import game_of
+
+__all__ = ["METHODS", "PROGRESS"]
+
+#: The method of the progress notifications.
+PROGRESS: Final = "analyse.progress"
+
+LINES: Final = Kind(
+    INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_LINES}, "int"
+)
+_MOVES: Final = {"type": "array", "items": {"type": "string"}}
+_LINE: Final = obj(
+    {
+        "move": {"type": "string"},
+        "share": {"type": "number", "minimum": 0, "maximum": 1},
+        "margin": {"type": ["integer", "null"]},
+        "exact": {"type": "boolean"},
+        "visits": {"type": "integer"},
+        "pv": _MOVES,
+    }
+)
+
+
+@method(
+    "analyse",
+    "The best 'lines' moves (1 to 20, default 3) of the player to move, each with its "
+    "share of the win (as hint's), margin and exact where proven, visits and principal "
+    "variation 'pv'; and 'claims', for each square holding a pyramid, the probability "
+    "each player collects it. The budget as hint's; 'ply' as hint's; 'progress': true "
+    "sends the lines so far as analyse.progress notifications before the answer "
+    "(standard input only).",
+    required={"state": STATE},
+    optional={
+        "lines": LINES,
+        "progress": BOOL,
+        "seconds": SECONDS,
+        "iterations": ITERATIONS,
+        "seed": SEED,
+        "locale": LOCALE,
+        "ply": INT,
+    },
+    result=obj(
+        {
+            "player": {"type": "integer"},
+            "lines": {"type": "array", "minItems": 1, "items": _LINE},
+            "claims": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "number"}},
+            },
+            "playouts": {"type": "integer"},
+            "proven": {"type": "boolean"},
+        }
+    ),
+)
+def analyse(params: Params) -> Result:
+    lines = params.get("lines", 3)
+    if not 1 <= lines <= MAX_LINES:
+        raise StawvsError(ErrorCode.BAD_ARGUMENT, f"lines must be 1 to {MAX_LINES}")
+    seconds, iterations = search_budget(
+        BotSpec.parse("mcts"), params.get("seconds"), params.get("iterations")
+    )
+    game = at_ply(game_of(params), params.get("ply"))
+    if game.gameover:
+        raise IllegalMoveError(ErrorCode.GAMEOVER, catalogue(game.locale).say(GAME_OVER))
+    notify = NOTIFY.get() if params.get("progress") else None
+    # Notifications stop when the answer is given, even if the search runs on.
+    answering = threading.Lock()
+    open_ = [notify is not None]
+
+    def report(found: tuple[Line, ...]) -> None:
+        with answering:
+            if not open_[0] or notify is None:
+                return
+            try:
+                notify(PROGRESS, {"lines": [line.to_dict() for line in found]})
+            except (OSError, ValueError):  # the client has gone: the answer will say so
+                open_[0] = False
+
+    def search() -> Analysis:
+        return analyse_position(
+            game,
+            seconds=seconds,
+            iterations=iterations,
+            lines=lines,
+            seed=params.get("seed"),
+            progress=report if notify is not None else None,
+        )
+
+    try:
+        with SEARCHES.held():
+            found = within_budget("analyse", seconds, search)
+    finally:
+        with answering:
+            open_[0] = False
+    return found.to_dict()
+
+
+#: The analysis methods, in the order the protocol lists them.
+METHODS: Final[tuple[Method, ...]] = (analyse,)
