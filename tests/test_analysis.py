@@ -272,3 +272,28 @@ def test_a_slow_analysis_does_not_hold_the_line_of_another_thread() -> None:
     thread.start()
     thread.join()
     assert seen == [None]
+
+
+# -- the claim map's picture -------------------------------------------------------------
+
+
+def test_the_picture_tints_each_square_by_its_likeliest_collector() -> None:
+    from stawvs_ap.pictures.svg import board_svg
+
+    claims = {"a1": (0.2, 0.7), "b1": (0.0, 0.0), "e3": (0.9, 0.05)}
+    picture = board_svg(OPEN, claims=claims, names=["Ann", "Bob"])
+    assert picture.count('class="claim"') == 2  # nobody is likely to collect b1
+    assert 'data-at="a1" data-player="2" data-chance="0.7000"' in picture
+    assert 'data-at="e3" data-player="1" data-chance="0.9000"' in picture
+    assert "<title>a1: Bob 70%</title>" in picture and ">2:70%<" in picture
+    assert board_svg(OPEN, claims={}) == board_svg(OPEN)
+
+
+def test_svg_claims_draws_an_analysis_of_the_ply_asked(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(golden_in_progress("2p-default-seed-1.json", 23)), "utf-8")
+    done = run("svg", path, "--ply", "-1", "--claims", "--seconds", "0.3", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('class="claim"') >= 10
+    plain = run("svg", path, "--ply", "-1")
+    assert 'class="claim"' not in plain.stdout

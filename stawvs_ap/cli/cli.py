@@ -34,6 +34,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import __version__
+from ..bots.analysis import analyse
+from ..bots.options import SECONDS
 from ..errors import StawvsError
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, language_of_environment, negotiate
@@ -49,6 +51,7 @@ from .botargs import (
     VARIANT_HELP,
     add_initial_argument,
     add_ply_argument,
+    declared,
     load_game_and_names,
     local_uid,
     read_initial,
@@ -214,7 +217,11 @@ def _cmd_svg(args: argparse.Namespace, io: Transaction) -> Outputs:
     game, names = load_game_and_names(io, args.state, args.initial)
     game = at_ply(game, args.ply)
     names = args.names or names
-    return {args.output: board_svg(game, args.size, names=names, locale=args.locale)}
+    claims = None
+    if args.claims:
+        claims = analyse(game, seconds=args.seconds, seed=seed_of(args.seed)).claims
+    picture = board_svg(game, args.size, names=names, locale=args.locale, claims=claims)
+    return {args.output: picture}
 
 
 def _cmd_show(args: argparse.Namespace, io: Transaction) -> Outputs:
@@ -359,6 +366,19 @@ def _build_parser() -> argparse.ArgumentParser:
     add_initial_argument(svg)
     add_ply_argument(svg)
     svg.add_argument("--names", nargs="+", metavar="NAME", help="player names, in order")
+    svg.add_argument(
+        "--claims",
+        action="store_true",
+        help="tint each pyramid by the player most likely to collect it (an analysis: "
+        "docs/analysis.md)",
+    )
+    svg.add_argument(
+        "--seconds",
+        type=declared(SECONDS),
+        metavar="S",
+        help="the time of the --claims analysis (default: 1)",
+    )
+    svg.add_argument("--seed", metavar="S", help="the seed of the --claims analysis")
     svg.add_argument("--size", type=whole, default=560, help="width in pixels")
     _add_output(svg, "SVG")
 
