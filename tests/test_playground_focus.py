@@ -35,3 +35,45 @@ def test_a_mouse_click_puts_the_board_help_back_and_leaves_no_keyboard_frame(
     page.keyboard.press("ArrowLeft")  # the keyboard again: its frame shows
     assert page.locator("#board .cursor").is_visible()
     assert page.inner_text("#board-help") == "Square e5: Enter or Space clicks it."
+
+
+# -- the analysis panel -----------------------------------------------------------------
+
+
+def test_the_analysis_panel_lists_lines_previews_one_and_shows_the_claim_map(
+    page: Page,
+) -> None:
+    from records_support import golden_in_progress
+
+    from stawvs_ap import from_record
+
+    game = from_record(golden_in_progress("2p-default-seed-1.json", 23), allow_unfinished=True)
+    page.evaluate("text => window.stawvs.load(text)", game.serialize())
+    idle(page)
+    assert page.locator("#claims-toggle").is_disabled()
+    page.fill("#think", "1")
+    page.locator("#think").dispatch_event("change")
+    page.click("#analyse-button")
+    idle(page)
+    lines = page.locator("#analysis-lines button")
+    assert lines.count() == 3
+    first = lines.nth(0).inner_text()
+    # The solver's best move, proven (+9) or estimated within a busy machine's time.
+    assert first.startswith("a3-b4,a3: ") and " — a3-b4,a3 " in first
+    lines.nth(0).click()
+    idle(page)
+    labels = page.locator("#board .hint-labels text").evaluate_all(
+        "texts => texts.map((text) => text.textContent)"
+    )
+    assert labels[:2] == ["1", "2"]
+    page.check("#claims-toggle")
+    idle(page)
+    assert page.locator("#board rect.claim").count() >= 10
+    named = page.locator('[data-square="a3"]').get_attribute("aria-label") or ""
+    assert "is likely to collect it (100%)" in named
+    page.uncheck("#claims-toggle")
+    idle(page)
+    assert page.locator("#board rect.claim").count() == 0
+    page.click('#moves button[data-ply="5"]')  # another position: the analysis goes
+    idle(page)
+    assert page.locator("#analysis-lines button").count() == 0

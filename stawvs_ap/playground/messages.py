@@ -52,6 +52,25 @@ REDO: Final = message("page.button.redo", "Redo")
 RANDOM: Final = message("page.button.random", "Random")
 # TRANSLATORS: the button that asks a bot for the best moves.
 HINT: Final = message("page.button.hint", "Hint")
+ANALYSE: Final = message("page.button.analyse", "Analyse")
+# TRANSLATORS: a toggle: each pyramid tinted by the player most
+# likely to collect it.
+ANALYSIS_CLAIMS: Final = message("page.analysis.claims", "Claim map")
+# TRANSLATORS: one line of an analysis: {move} a move, {percent}
+# the mover's share of the win after it, {moves} the moves
+# expected to follow (move strings).
+ANALYSIS_LINE: Final = message("page.analysis.line", "{move}: {percent}% win share — {moves}")
+# TRANSLATORS: the same, proven by the solver: {margin} the
+# mover's final lead in points with best play, signed (+3, -2, 0).
+ANALYSIS_EXACT: Final = message("page.analysis.exact", "{move}: proven {margin} — {moves}")
+STATUS_ANALYSING: Final = message("page.status.analysing", "Analysing the position…")
+# TRANSLATORS: {line} is a line of the analysis, as
+# page.analysis.line says it.
+STATUS_ANALYSED: Final = message("page.status.analysed", "Best line: {line}")
+# TRANSLATORS: added to a square's name with the claim map shown:
+# {player} is the player most likely to collect its pyramid,
+# {percent} how likely.
+CELL_CLAIM: Final = message("page.cell.claim", "{player} is likely to collect it ({percent}%)")
 CANCEL: Final = message("page.button.cancel", "Cancel")
 CLOSE: Final = message("page.button.close", "Close")
 

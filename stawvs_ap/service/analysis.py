@@ -18,6 +18,7 @@ from typing import Final
 from ..bots.analysis import MAX_LINES, Analysis, Line
 from ..bots.analysis import analyse as analyse_position
 from ..bots.spec import BotSpec
+from ..core.squares import SQUARE_NAMES
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
@@ -27,13 +28,49 @@ from .jsonrpc import NOTIFY
 from .protocol import BOOL, INT, LOCALE, SEED, STATE, Kind, Method, Params, Result, method, obj
 from .recent import game_of
 
-__all__ = ["METHODS", "PROGRESS"]
+__all__ = ["CLAIMS", "METHODS", "PROGRESS"]
 
 #: The method of the progress notifications.
 PROGRESS: Final = "analyse.progress"
 
 LINES: Final = Kind(
     INT.test, INT.what, {"type": "integer", "minimum": 1, "maximum": MAX_LINES}, "int"
+)
+
+
+def _is_claims(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and len(value) <= 64
+        and all(
+            square in SQUARE_NAMES
+            and isinstance(chances, list)
+            and 1 <= len(chances) <= 4
+            and all(
+                isinstance(p, int | float) and not isinstance(p, bool) and 0 <= p <= 1
+                for p in chances
+            )
+            for square, chances in value.items()
+        )
+    )
+
+
+#: A claim map as ``analyse`` answers it, for ``svg`` to draw.
+CLAIMS: Final = Kind(
+    _is_claims,
+    "an object of squares (such as 'e3'), each a list of 1 to 4 chances from 0 to 1",
+    {
+        "type": "object",
+        "maxProperties": 64,
+        "propertyNames": {"pattern": "^[a-h][1-8]$"},
+        "additionalProperties": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 4,
+            "items": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+    },
+    "Mapping[str, Sequence[float]]",
 )
 _MOVES: Final = {"type": "array", "items": {"type": "string"}}
 _LINE: Final = obj(

@@ -456,6 +456,7 @@ class Client:
         click: Mapping[str, int] | None = None,
         play: bool | None = None,
         locale: str | None = None,
+        claims: Mapping[str, Sequence[float]] | None = None,
     ) -> Result:
         return self._call(
             "svg",
@@ -469,6 +470,7 @@ class Client:
             click=click,
             play=play,
             locale=locale,
+            claims=claims,
         )
 
     def summary(

@@ -228,6 +228,8 @@ export function wire(app) {
   on("redo-button", "click", app.user(app.redo));
   on("random-button", "click", app.user(app.randomMove));
   on("hint-button", "click", app.user(app.hint));
+  on("analyse-button", "click", app.user(app.analyse));
+  on("claims-toggle", "change", app.user(() => app.draw({ board: true })));
   on("ply-slider", "input", (event) => app.user(() => app.show(Number(event.target.value)))());
   for (const id of ["moves", "start-button"]) {
     on(id, "click", (event) => {
