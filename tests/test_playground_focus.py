@@ -6,6 +6,7 @@ a selection of the emptied square); the arrow keys bring the frame back."""
 # ruff: noqa: E402  (the imports after require() need what it checks for)
 from __future__ import annotations
 
+import pytest
 from browser_support import require
 
 require()
@@ -77,3 +78,29 @@ def test_the_analysis_panel_lists_lines_previews_one_and_shows_the_claim_map(
     page.click('#moves button[data-ply="5"]')  # another position: the analysis goes
     idle(page)
     assert page.locator("#analysis-lines button").count() == 0
+
+
+@pytest.mark.slow  # a whole review in the browser
+def test_the_review_graph_marks_the_ply_shown_and_has_a_legend(page: Page) -> None:
+    from stawvs_ap import StawvsGame
+
+    game = StawvsGame.new(2, seed=3)
+    for _ in range(6):
+        game.move(game.moves()[0])
+    page.evaluate("text => window.stawvs.load(text)", game.serialize())
+    idle(page)
+    page.click("#review-button")
+    page.wait_for_selector("#review-button:not([hidden])", timeout=60_000)
+    graph = page.locator("#review-graph svg")
+    assert graph.locator("g.legend-entry").count() == 2
+    page.click('#moves button[data-ply="3"]')  # a judged move shows the position before it
+    shown = idle(page)["ply"]
+    assert shown in (2, 3)
+    marker = graph.locator("line.shown-ply")
+    assert marker.get_attribute("data-ply") == str(shown)
+    page.click('#moves button[data-ply="4"]')
+    idle(page)
+    assert marker.get_attribute("data-ply") == str(idle(page)["ply"])
+    column = graph.locator(f'.ply-column[data-ply="{idle(page)["ply"]}"]')
+    middle = float(column.get_attribute("x") or 0) + float(column.get_attribute("width") or 0) / 2
+    assert abs(float(marker.get_attribute("x1") or 0) - middle) < 0.5

@@ -115,8 +115,36 @@ function show(state, answer) {
   markMoves();
 }
 
+// Marks the ply shown on the graph: a dashed line over its column (the start:
+// the graph's left edge); none when the game shown is not the one reviewed.
+function markShownPly() {
+  const svg = $("review-graph").querySelector("svg");
+  if (!svg) return;
+  const first = svg.querySelector('.ply-column[data-ply="1"]');
+  const view = window.stawvs.view();
+  let line = svg.querySelector(".shown-ply");
+  if (!first || !view || !reviewed || window.stawvs.state() !== reviewed.state) {
+    line?.remove();
+    return;
+  }
+  const column = Number(first.getAttribute("width"));
+  const x = Number(first.getAttribute("x")) + column / 2 + (view.ply - 1) * column;
+  const top = Number(first.getAttribute("y"));
+  if (!line) {
+    line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+    const look = { class: "shown-ply", stroke: "#3e2723", "stroke-width": "1.5", "stroke-dasharray": "3 3" };
+    for (const [key, value] of Object.entries(look)) line.setAttribute(key, value);
+    line.setAttribute("pointer-events", "none");
+    svg.append(line);
+  }
+  const at = { x1: x, x2: x, y1: top, y2: top + Number(first.getAttribute("height")) };
+  for (const [key, value] of Object.entries(at)) line.setAttribute(key, String(value));
+  line.dataset.ply = String(view.ply);
+}
+
 // Puts the judgement's sign after each judged move of the move list.
 function markMoves() {
+  markShownPly();
   const list = $("moves");
   const current = reviewed && window.stawvs.state() === reviewed.state;
   for (const button of list.querySelectorAll("button[data-ply]")) {
@@ -175,6 +203,11 @@ function wire() {
     }
     markMoves();
   }).observe($("moves"), { childList: true });
+  // Another ply shown moves the step marked in the list: mark it on the graph.
+  new MutationObserver(markShownPly).observe($("moves"), {
+    subtree: true,
+    attributeFilter: ["aria-current"],
+  });
 }
 
 window.stawvs?.ready.then(wire, () => {});
