@@ -297,3 +297,60 @@ def test_svg_claims_draws_an_analysis_of_the_ply_asked(tmp_path: Path) -> None:
     assert done.stdout.count('class="claim"') >= 10
     plain = run("svg", path, "--ply", "-1")
     assert 'class="claim"' not in plain.stdout
+
+
+# -- retry: learn from your mistakes -------------------------------------------------------
+
+
+def test_the_best_move_tried_again_is_found() -> None:
+    from stawvs_ap.bots.retry import retry
+
+    verdict = retry(PROVEN, "a3-b4,a3", iterations=300, seed=1)
+    assert verdict.found and verdict.loss == 0 and verdict.best == verdict.tried
+
+
+def test_a_losing_move_tried_again_shows_its_loss_and_the_best_move() -> None:
+    from stawvs_ap.bots.retry import retry
+
+    verdict = retry(PROVEN, "d6-c6,c7", iterations=300, seed=1)  # proven lost by the solver
+    assert not verdict.found and verdict.loss >= 0.10
+    assert verdict.loss == pytest.approx(verdict.best_share - verdict.share)
+    assert str(verdict.best) in PROVEN.moves()
+
+
+def test_a_move_the_search_did_not_weigh_is_worth_one_less_the_replys_share() -> None:
+    """With two players the tried move's share is one less the opponent's after it,
+    as a review reads it: a share taken from the wrong side shows here."""
+    from stawvs_ap.bots.appraise import Appraisal, appraise
+    from stawvs_ap.bots.retry import retry
+    from stawvs_ap.bots.review import SOLVER_NODES
+    from stawvs_ap.bots.spec import BotSpec
+
+    game = StawvsGame.new(2, seed=1)
+    searched = {c.move for c in MCTSBot(seed=2).analyse(game, iterations=60)}
+    tried = next(m for m in game.position.legal_moves() if m not in searched)
+    verdict = retry(game, tried, iterations=60, seed=0)
+    after, _ = game.position.play(tried)
+    reply = appraise(Appraisal(1, after, None, BotSpec("mcts"), 0, None, 60, SOLVER_NODES))
+    assert reply.value is not None
+    assert verdict.share == pytest.approx(1 - reply.value)
+
+
+def test_retry_refuses_an_illegal_move_and_a_finished_game() -> None:
+    from stawvs_ap.bots.retry import retry
+
+    with pytest.raises(StawvsError):
+        retry(PROVEN, "a1-a2,a3", iterations=10)
+    with pytest.raises(StawvsError) as refused:
+        retry(StawvsGame.new(2, seed=1).resign(1), "d5", iterations=10)
+    assert refused.value.code == ErrorCode.GAMEOVER
+
+
+def test_the_service_judges_a_retry_at_a_ply() -> None:
+    record = golden_in_progress("2p-default-seed-1.json", 24)
+    state = from_record(record, allow_unfinished=True).serialize()
+    answer = call("retry", {"state": state, "ply": -2, "move": "a3-b4,a3", "iterations": 300})
+    assert answer["found"] is True and answer["loss"] == 0
+    with pytest.raises(RpcError) as refused:
+        call("retry", {"state": state, "ply": -2, "move": "a3-b4,a3,", "iterations": 10})
+    assert refused.value.data is not None

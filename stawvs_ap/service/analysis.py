@@ -17,7 +17,10 @@ from typing import Final
 
 from ..bots.analysis import MAX_LINES, Analysis, Line
 from ..bots.analysis import analyse as analyse_position
+from ..bots.retry import RetryVerdict
+from ..bots.retry import retry as retry_move
 from ..bots.spec import BotSpec
+from ..core.moves import Move, MoveSyntaxError
 from ..core.squares import SQUARE_NAMES
 from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.messages import GAME_OVER
@@ -25,7 +28,20 @@ from ..i18n import catalogue
 from ..records.plies import at_ply
 from .bots import ITERATIONS, SEARCHES, SECONDS, search_budget, within_budget
 from .jsonrpc import NOTIFY
-from .protocol import BOOL, INT, LOCALE, SEED, STATE, Kind, Method, Params, Result, method, obj
+from .protocol import (
+    BOOL,
+    INT,
+    LOCALE,
+    SEED,
+    STATE,
+    TEXT,
+    Kind,
+    Method,
+    Params,
+    Result,
+    method,
+    obj,
+)
 from .recent import game_of
 
 __all__ = ["CLAIMS", "METHODS", "PROGRESS"]
@@ -159,5 +175,54 @@ def analyse(params: Params) -> Result:
     return found.to_dict()
 
 
+@method(
+    "retry",
+    "Judge 'move' tried again for the player to move (at 'ply' as hint's: the position "
+    "before a judged move of a review): its 'loss' of the mover's share of the win against "
+    "the best move's, as a review measures it, 'found' when under 0.10, the 'best' move and "
+    "its 'best_share'. The budget as hint's, shared by the searches it needs.",
+    required={"state": STATE, "move": TEXT},
+    optional={
+        "seconds": SECONDS,
+        "iterations": ITERATIONS,
+        "seed": SEED,
+        "locale": LOCALE,
+        "ply": INT,
+    },
+    result=obj(
+        {
+            "tried": {"type": "string"},
+            "share": {"type": "number", "minimum": 0, "maximum": 1},
+            "best": {"type": "string"},
+            "best_share": {"type": "number", "minimum": 0, "maximum": 1},
+            "loss": {"type": "number", "minimum": 0, "maximum": 1},
+            "found": {"type": "boolean"},
+        }
+    ),
+)
+def retry(params: Params) -> Result:
+    seconds, iterations = search_budget(
+        BotSpec.parse("mcts"), params.get("seconds"), params.get("iterations")
+    )
+    game = at_ply(game_of(params), params.get("ply"))
+    if game.gameover:
+        raise IllegalMoveError(ErrorCode.GAMEOVER, catalogue(game.locale).say(GAME_OVER))
+    try:
+        move = Move.parse(params["move"])
+    except MoveSyntaxError as exc:
+        raise StawvsError(ErrorCode.MALFORMED, exc.message) from None
+    # Two searches at most (the position, and the reply to a move it did not weigh).
+    each = seconds / 2
+
+    def judged() -> RetryVerdict:
+        return retry_move(
+            game, move, seconds=each, iterations=iterations, seed=params.get("seed", 0)
+        )
+
+    with SEARCHES.held():
+        verdict = within_budget("retry", seconds, judged)
+    return verdict.to_dict()
+
+
 #: The analysis methods, in the order the protocol lists them.
-METHODS: Final[tuple[Method, ...]] = (analyse,)
+METHODS: Final[tuple[Method, ...]] = (analyse, retry)

@@ -409,6 +409,28 @@ class Client:
             ply=ply,
         )
 
+    def retry(
+        self,
+        state: State,
+        move: str,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        locale: str | None = None,
+        ply: int | None = None,
+    ) -> Result:
+        return self._call(
+            "retry",
+            state=state,
+            move=move,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            locale=locale,
+            ply=ply,
+        )
+
     def review(
         self,
         state: State | None = None,
