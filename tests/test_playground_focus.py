@@ -104,3 +104,50 @@ def test_the_review_graph_marks_the_ply_shown_and_has_a_legend(page: Page) -> No
     column = graph.locator(f'.ply-column[data-ply="{idle(page)["ply"]}"]')
     middle = float(column.get_attribute("x") or 0) + float(column.get_attribute("width") or 0) / 2
     assert abs(float(marker.get_attribute("x1") or 0) - middle) < 0.5
+
+
+@pytest.mark.slow  # a whole review in the browser, then the retries
+def test_retry_mistakes_asks_for_each_judged_move_blunders_first(page: Page) -> None:
+    from stawvs_ap import StawvsGame
+
+    game = StawvsGame.new(2, seed=3)
+    for _ in range(6):
+        game.move(game.moves()[0])
+    page.evaluate("text => window.stawvs.load(text)", game.serialize())
+    idle(page)
+    page.click("#review-button")
+    page.wait_for_selector("#review-button:not([hidden])", timeout=60_000)
+    judged = page.locator("#review-graph svg g.mark")
+    count = judged.count()
+    assert count >= 1 and page.locator("#retry-button").is_visible()
+    kinds = [judged.nth(i).get_attribute("class") for i in range(count)]
+    page.click("#retry-button")
+    idle(page)
+    status = page.locator("#review-status")
+    prompt = status.inner_text()
+    assert prompt.startswith("Move ") and "find a better move than" in prompt
+    ply = int(prompt.split()[1].rstrip(":"))
+    if any("blunder" in kind for kind in kinds):  # blunders first
+        first_blunder = page.locator("#review-graph svg g.mark.blunder").first
+        assert first_blunder.get_attribute("data-ply") == str(ply)
+    assert idle(page)["ply"] == ply - 1  # the position before the judged move
+    played = prompt.split("than ")[1].rstrip(".")
+    page.fill("#retry-input", played)
+    page.press("#retry-input", "Enter")
+    page.wait_for_function(
+        "() => !document.getElementById('review-status').textContent.startsWith('Move ' + "
+        f"'{ply}:')"
+    )
+    said = status.inner_text()
+    assert "gives away a share of" in said or said.startswith("Found:")
+    page.click("#retry-best")
+    idle(page)
+    assert status.inner_text().startswith("The best move: ")
+    assert "better" in (page.locator("#board .hint-labels").text_content() or "")
+    for _ in range(count):
+        if not page.locator("#retry-panel").is_visible():
+            break
+        page.click("#retry-next")
+        idle(page)
+    assert status.inner_text().startswith(("Retry over: ", "Found: "))
+    assert not page.locator("#retry-panel").is_visible()

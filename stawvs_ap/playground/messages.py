@@ -308,6 +308,22 @@ REVIEW_ACCURACY: Final = message(
 # move that was played and the better one the bot found.
 REVIEW_PLAYED: Final = message("page.review.played", "played")
 REVIEW_BETTER: Final = message("page.review.better", "better")
+RETRY: Final = message("page.button.retry", "Retry mistakes")
+RETRY_LABEL: Final = message("page.retry.label", "Your move")
+RETRY_TRY: Final = message("page.retry.try", "Try")
+RETRY_SHOW_BEST: Final = message("page.retry.show-best", "Show the best move")
+RETRY_NEXT: Final = message("page.retry.next", "Next")
+# TRANSLATORS: {ply} the number of a judged move in the game, {move} the
+# move played there.
+RETRY_PROMPT: Final = message("page.retry.prompt", "Move {ply}: find a better move than {move}.")
+RETRY_FOUND: Final = message("page.retry.found", "Found: {move} is as good as the best move.")
+# TRANSLATORS: {loss} is the share of the win the move gives away, in
+# per cent.
+RETRY_LOSS: Final = message(
+    "page.retry.loss", "{move} gives away a share of {loss}%. Try again, or show the best move."
+)
+RETRY_BEST: Final = message("page.retry.best", "The best move: {move}")
+RETRY_DONE: Final = message("page.retry.done", "Retry over: {found} of {total} found.")
 
 # -- errors ----------------------------------------------------------------------------------
 
