@@ -150,5 +150,5 @@ def example_params() -> dict[str, dict[str, Any]]:
         "summary": {"state": done, "ply": -1},
         "undo": {"state": mid, "plies": 2},
         "analyse": {"state": mid, "iterations": 30, "lines": 2, "seed": 5, "ply": -1},
-        "retry": {"state": mid, "move": "pass", "iterations": 30, "seed": 5, "ply": 0},
+        "retry": {"state": mid, "move": "d5", "iterations": 30, "seed": 5, "ply": 0},
     }
