@@ -351,6 +351,46 @@ MUTANTS: tuple[Mutant, ...] = (
         "return calibrated(mean, position) if self.settings.calibrate else mean",
         "return mean",
     ),
+    Mutant(
+        "ply-off-by-one",
+        "--ply",
+        "a negative ply counts one move fewer back: -1 is the last position",
+        "stawvs_ap/records/plies.py",
+        "kept = ply if ply >= 0 else count + ply\n",
+        "kept = ply if ply >= 0 else count + ply + 1\n",
+    ),
+    Mutant(
+        "claim-for-the-other-player",
+        "the claim map",
+        "a square claimed by a move is counted for the other player",
+        "stawvs_ap/bots/analysis.py",
+        "into[event.target] = event.player",
+        "into[event.target] = event.player % 2 + 1",
+    ),
+    Mutant(
+        "lines-ascending",
+        "the analysis's lines",
+        "the lines after the first are sorted by share, the smallest first",
+        "stawvs_ap/bots/analysis.py",
+        "return -line.share, -(",
+        "return line.share, -(",
+    ),
+    Mutant(
+        "exact-line-from-the-opponents-side",
+        "the analysis's lines",
+        "a proven line's margin is the opponent's, not the mover's",
+        "stawvs_ap/bots/analysis.py",
+        "margin = answer.margin if after.currplayer == mover else -answer.margin",
+        "margin = answer.margin",
+    ),
+    Mutant(
+        "retry-share-from-the-opponents-side",
+        "retry",
+        "a tried move's share is the opponent's share after it",
+        "stawvs_ap/bots/retry.py",
+        "return there.value if after.currplayer == mover else 1.0 - there.value",
+        "return there.value",
+    ),
 )
 
 

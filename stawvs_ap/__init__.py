@@ -57,6 +57,7 @@ from .state.entry import ENGINE_VERSION
 from .version import __version__
 
 if TYPE_CHECKING:
+    from .bots.analysis import Analysis, analyse
     from .bots.review import Review, review
     from .bots.solver import Solution, solve
 
@@ -65,6 +66,8 @@ if TYPE_CHECKING:
 #: host does to get :class:`StawvsGame`) loads the engine alone, and these are
 #: loaded when first used (PEP 562).
 _LAZY = {
+    "Analysis": "stawvs_ap.bots.analysis",
+    "analyse": "stawvs_ap.bots.analysis",
     "Review": "stawvs_ap.bots.review",
     "review": "stawvs_ap.bots.review",
     "Solution": "stawvs_ap.bots.solver",
@@ -73,7 +76,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    """Load ``solve``, ``Solution``, ``review`` and ``Review`` when first asked for."""
+    """Load ``solve``, ``Solution``, ``review``, ``Review``, ``analyse`` and
+    ``Analysis`` when first asked for."""
     if name not in _LAZY:
         raise AttributeError(f"module 'stawvs_ap' has no attribute {name!r}")
     from importlib import import_module
@@ -87,6 +91,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "ENGINE_VERSION",
+    "Analysis",
     "ClickResult",
     "Colour",
     "ErrorCode",
@@ -106,6 +111,7 @@ __all__ = [
     "StawvsGame",
     "ValidationResult",
     "__version__",
+    "analyse",
     "from_record",
     "review",
     "solve",

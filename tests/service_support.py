@@ -149,4 +149,6 @@ def example_params() -> dict[str, dict[str, Any]]:
         "svg": {"state": mid, "ply": 3, "names": ["A", "B"], "marks": False},
         "summary": {"state": done, "ply": -1},
         "undo": {"state": mid, "plies": 2},
+        "analyse": {"state": mid, "iterations": 30, "lines": 2, "seed": 5, "ply": -1},
+        "retry": {"state": mid, "move": "d5", "iterations": 30, "seed": 5, "ply": 0},
     }

@@ -190,6 +190,8 @@ CALLS = [
     ("summary", {"state": STATE}),
     ("hint", {"state": STATE, "iterations": 20, "seed": 1, "top": 2}),
     ("bot_move", {"state": STATE, "bot": "greedy", "seed": 1}),
+    ("analyse", {"state": STATE, "iterations": 40, "seed": 1, "lines": 2}),
+    ("retry", {"state": STATE, "move": LEGAL, "iterations": 40, "seed": 1}),
 ]
 
 

@@ -503,3 +503,9 @@ class MCTSBot(Bot):
             left = budget.seconds - solution.seconds
             budget = Budget(max(left, budget.seconds * 0.05), budget.iterations)
         return [], budget
+
+    def searched_tree(self) -> Node | None:
+        """The root of the last search's tree (None when the root solver answered,
+        or before any search), for reading only: what an analysis shows of it
+        (:mod:`stawvs_ap.bots.analysis`)."""
+        return self._root

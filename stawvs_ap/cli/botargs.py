@@ -29,6 +29,7 @@ __all__ = [
     "BotCliError",
     "Outputs",
     "add_initial_argument",
+    "add_ply_argument",
     "declared",
     "lineup_of",
     "load_game",
@@ -162,6 +163,20 @@ INITIAL_HELP = (
 def add_initial_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--initial STATE`` option of a command that takes a record."""
     parser.add_argument("--initial", metavar="STATE", help=INITIAL_HELP)
+
+
+#: The help of ``--ply``, wherever a command thinks about one position of a history.
+PLY_HELP = (
+    "the position after N moves of the record or state's history (0: the start; "
+    "negative counts back from the end, -1 being the position before the last move; "
+    "default: the last position)"
+)
+
+
+def add_ply_argument(parser: argparse.ArgumentParser) -> None:
+    """The ``--ply N`` option of a command that thinks about one position
+    (:func:`stawvs_ap.records.plies.at_ply` says what N means)."""
+    parser.add_argument("--ply", type=whole, metavar="N", help=PLY_HELP)
 
 
 def read_initial(io: Transaction, path: str | None) -> str | None:

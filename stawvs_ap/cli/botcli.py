@@ -35,6 +35,7 @@ from ..bots.runners import InProcess, LocalProcesses, Runner, cores
 from ..bots.spec import BotSpec, make_bot, options_help
 from ..errors import StawvsError
 from ..i18n import Phrase, catalogue
+from ..records.plies import at_ply
 from ..service.hints import choice_note, hint_rows
 from .botargs import (
     BOT_HELP,
@@ -42,6 +43,7 @@ from .botargs import (
     BotCliError,
     Outputs,
     add_initial_argument,
+    add_ply_argument,
     declared,
     lineup_of,
     load_game,
@@ -64,7 +66,7 @@ _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
 
 def _cmd_hint(args: argparse.Namespace, io: Transaction) -> dict[str, str]:
-    game = load_game(io, args.state, args.initial)
+    game = at_ply(load_game(io, args.state, args.initial), args.ply)
     if game.gameover:
         raise BotCliError("the game is over: there is nothing to hint")
     # Without --seconds or --iterations the spec's own budget holds (else the bot's).
@@ -252,6 +254,7 @@ def add_bot_commands(sub: argparse._SubParsersAction[_P]) -> None:
         "state", metavar="STATE", help="a serialized state or a game record, - for stdin"
     )
     add_initial_argument(hint)
+    add_ply_argument(hint)
     hint.add_argument(
         "--bot",
         type=spec_argument,

@@ -34,18 +34,25 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import __version__
+from ..bots.analysis import analyse
+from ..bots.options import SECONDS
 from ..errors import StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, language_of_environment, negotiate
 from ..pictures.svg import board_svg
 from ..pictures.textboard import board_text
 from ..records import from_record, record_in
+from ..records.plies import at_ply
 from ..service import METHODS, serve
 from ..state.format import MAX_STATE_BYTES
+from .analysecli import add_analyse_command
 from .apbotcli import add_ap_bot_command
 from .botargs import (
     VARIANT_HELP,
     add_initial_argument,
+    add_ply_argument,
+    declared,
+    load_game_and_names,
     local_uid,
     read_initial,
     record_names,
@@ -198,8 +205,14 @@ def _cmd_render(args: argparse.Namespace, io: Transaction) -> Outputs:
 
 
 def _cmd_svg(args: argparse.Namespace, io: Transaction) -> Outputs:
-    game = _show_ply(_load_game(io, args.state), args.ply)
-    return {args.output: board_svg(game, args.size, names=args.names, locale=args.locale)}
+    game, names = load_game_and_names(io, args.state, args.initial)
+    game = at_ply(game, args.ply)
+    names = args.names or names
+    claims = None
+    if args.claims:
+        claims = analyse(game, seconds=args.seconds, seed=seed_of(args.seed)).claims
+    picture = board_svg(game, args.size, names=names, locale=args.locale, claims=claims)
+    return {args.output: picture}
 
 
 def _cmd_show(args: argparse.Namespace, io: Transaction) -> Outputs:
@@ -333,8 +346,25 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_output(render, "render JSON")
 
     svg = command("svg", "draw the position as an SVG picture", _cmd_svg)
-    _add_state(svg)
-    _add_view(svg)
+    svg.add_argument(
+        "state", metavar="FILE", help="a serialized state or a game record (JSON), - for stdin"
+    )
+    add_initial_argument(svg)
+    add_ply_argument(svg)
+    svg.add_argument("--names", nargs="+", metavar="NAME", help="player names, in order")
+    svg.add_argument(
+        "--claims",
+        action="store_true",
+        help="tint each pyramid by the player most likely to collect it (an analysis: "
+        "docs/analysis.md)",
+    )
+    svg.add_argument(
+        "--seconds",
+        type=declared(SECONDS),
+        metavar="S",
+        help="the time of the --claims analysis (default: 1)",
+    )
+    svg.add_argument("--seed", metavar="S", help="the seed of the --claims analysis")
     svg.add_argument("--size", type=whole, default=560, help="width in pixels")
     _add_output(svg, "SVG")
 
@@ -379,6 +409,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_ap_bot_command(sub)
     add_solve_command(sub)
     add_review_command(sub)
+    add_analyse_command(sub)
     for subcommand in sub.choices.values():  # --lang after the command too
         subcommand.add_argument("--lang", metavar="TAG", default=argparse.SUPPRESS, help=_LANG_HELP)
     return parser

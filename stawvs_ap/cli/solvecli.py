@@ -19,7 +19,14 @@ from ..bots.options import MAX_SECONDS, SECONDS
 from ..bots.solver import NODES, Solution, solve
 from ..host.game import StawvsGame
 from ..i18n import Phrase, catalogue, player_name
-from .botargs import Outputs, add_initial_argument, declared, load_game_and_names
+from ..records.plies import at_ply
+from .botargs import (
+    Outputs,
+    add_initial_argument,
+    add_ply_argument,
+    declared,
+    load_game_and_names,
+)
 from .messages import (
     SOLVE_LINE,
     SOLVE_LOSS,
@@ -92,6 +99,7 @@ def verdict(
 
 def _cmd_solve(args: argparse.Namespace, io: Transaction) -> Outputs:
     game, names = load_game_and_names(io, args.file, args.initial)
+    game = at_ply(game, args.ply)
     seconds = args.seconds
     if seconds is None:  # a node budget alone is kept whole, so that it repeats
         seconds = DEFAULT_SECONDS if args.nodes is None else MAX_SECONDS
@@ -113,6 +121,7 @@ def add_solve_command(sub: argparse._SubParsersAction[_P]) -> None:
         "file", metavar="FILE", help="a serialized state or a game record (JSON), - for stdin"
     )
     add_initial_argument(solver)
+    add_ply_argument(solver)
     solver.add_argument(
         "--seconds",
         type=declared(SECONDS),

@@ -3,12 +3,14 @@
 One line per player, their share of the win ply by ply (from 0 at the bottom
 to 1 at the top), in the caps' colours, each line drawn over an outline of the
 cap's own outline colour and with its own dash pattern, so that lines are told
-apart without hue. Inaccuracies, mistakes and blunders are marked on the
-mover's line with ``?!``, ``?`` and ``??``, each mark carrying
+apart without hue; a legend above the graph names each player beside a
+piece of their line. Inaccuracies, mistakes and blunders are marked on the
+mover's line with ``?!``, ``?`` and ``??`` (a sign that would overlap an
+earlier one is moved below its mark, or further up), each mark carrying
 ``data-ply="N"`` for clicks and a ``<title>`` saying what happened. The graph
 brings its own background (the board's light square), so it reads the same on
 a light page and a dark one; its ``<title>`` and ``<desc>`` are its text
-alternative.
+alternative. The ply being shown, when given, is marked by a vertical line.
 
 It draws plain values (any objects with the attributes of :class:`GraphPly`,
 such as a review's plies): the pictures know nothing of bots.
@@ -106,6 +108,52 @@ def _mark_text(ply: GraphPly, names: Sequence[str], words: Catalogue) -> str:
     return words.say(Phrase(m.REVIEW_MARK, args))
 
 
+#: A sign's width per character and its height, at the graph's font size.
+_SIGN_WIDTH: Final = 7.0
+_SIGN_HEIGHT: Final = 11.0
+
+
+def _free_label_y(
+    placed: list[tuple[float, float, float]], cx: float, cy: float, width: float
+) -> float:
+    """The baseline of a sign over a mark at (``cx``, ``cy``): above it, else below
+    it, else higher and higher above it, the first place where it overlaps no sign
+    in ``placed`` (to which it is added)."""
+    candidates = [cy - 10, cy + 19] + [cy - 10 - _SIGN_HEIGHT * n for n in range(1, 8)]
+    for baseline in candidates:
+        if all(
+            abs(cx - other_x) >= (width + other_width) / 2 + 1
+            or abs(baseline - other_y) >= _SIGN_HEIGHT + 1
+            for other_x, other_y, other_width in placed
+        ):
+            break
+    placed.append((cx, baseline, width))
+    return baseline
+
+
+def _legend(names: Sequence[str], left: float, baseline: float) -> list[str]:
+    """Each player's name beside a piece of their line, drawn as the line is."""
+    parts = ['<g class="legend">']
+    at = left
+    for p, name in enumerate(names):
+        fill, outline, _ = CAP_COLOURS[p % len(CAP_COLOURS)]
+        dash = _DASHES[p % len(_DASHES)]
+        dashed = "" if dash == "none" else f' stroke-dasharray="{dash}"'
+        y = baseline - 4
+        parts.append(
+            f'<g class="legend-entry" data-player="{p + 1}">'
+            f'<line x1="{_num(at)}" x2="{_num(at + 26)}" y1="{_num(y)}" y2="{_num(y)}" '
+            f'stroke="{outline}" stroke-width="4.5"{dashed}/>'
+            f'<line x1="{_num(at)}" x2="{_num(at + 26)}" y1="{_num(y)}" y2="{_num(y)}" '
+            f'stroke="{fill}" stroke-width="2.5"{dashed}/>'
+            f'<text x="{_num(at + 31)}" y="{_num(baseline)}" fill="{_INK}">{escape(name)}</text>'
+            "</g>"
+        )
+        at += 31 + 6.5 * len(name) + 16
+    parts.append("</g>")
+    return parts
+
+
 def evaluation_svg(
     start: Sequence[float],
     plies: Sequence[GraphPly],
@@ -114,11 +162,13 @@ def evaluation_svg(
     width: int = 640,
     height: int = 240,
     locale: str | None = None,
+    ply: int | None = None,
 ) -> str:
     """The evaluation graph of a review whose shares at the start are ``start``
     (one per player) and whose plies are ``plies``, ``width`` × ``height``
     pixels, its words in ``locale``'s language (player names ``names``, else
-    "Player 1"…).
+    "Player 1"…); ``ply``, when given, is the ply being shown (0: the start),
+    marked by a vertical line.
 
     >>> from dataclasses import dataclass
     >>> @dataclass
@@ -132,7 +182,7 @@ def evaluation_svg(
     words = catalogue(locale or "en")
     players = len(start)
     shown = player_labels(players, names, words)  # too few names: "Player N" for the rest
-    left, right, top, bottom = 40.0, 12.0, 12.0, 26.0
+    left, right, top, bottom = 40.0, 12.0, 28.0, 26.0
     inner_w, inner_h = width - left - right, height - top - bottom
     count = max(1, len(plies))
 
@@ -183,6 +233,13 @@ def evaluation_svg(
             f'<polyline points="{path}" fill="none" stroke="{fill}" stroke-width="2.5" '
             f'stroke-linejoin="round"{dashed}/></g>'
         )
+    parts.extend(_legend(shown, left, top - 10))
+    if ply is not None and 0 <= ply <= len(plies):
+        parts.append(
+            f'<line class="shown-ply" data-ply="{ply}" x1="{_num(x(ply))}" x2="{_num(x(ply))}" '
+            f'y1="{_num(top)}" y2="{_num(top + inner_h)}" stroke="{_INK}" stroke-width="1.5" '
+            'stroke-dasharray="3 3"/>'
+        )
     # A transparent column per ply, so that a click anywhere on the graph finds a ply.
     column = inner_w / count
     for k in range(len(plies)):
@@ -191,18 +248,21 @@ def evaluation_svg(
             f'y="{_num(top)}" width="{_num(column)}" height="{_num(inner_h)}" '
             f'fill="transparent"/>'
         )
-    for k, ply in enumerate(plies):
-        if ply.judgement not in MARKS:
+    placed: list[tuple[float, float, float]] = []  # each sign's centre x, baseline y, width
+    for k, judged in enumerate(plies):
+        if judged.judgement not in MARKS:
             continue
-        cx, cy = x(k + 1), y(ply.shares[ply.player - 1])
-        colour = _MARK_COLOURS[ply.judgement]
+        cx, cy = x(k + 1), y(judged.shares[judged.player - 1])
+        colour = _MARK_COLOURS[judged.judgement]
+        sign = MARKS[judged.judgement]
+        label_y = _free_label_y(placed, cx, cy, _SIGN_WIDTH * len(sign))
         parts.append(
-            f'<g class="mark {ply.judgement}" data-ply="{ply.ply}" tabindex="-1">'
-            f"<title>{escape(_mark_text(ply, shown, words))}</title>"
+            f'<g class="mark {judged.judgement}" data-ply="{judged.ply}" tabindex="-1">'
+            f"<title>{escape(_mark_text(judged, shown, words))}</title>"
             f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="7" fill="{colour}" '
             f'stroke="#ffffff" stroke-width="1.5"/>'
-            f'<text x="{_num(cx)}" y="{_num(cy - 10)}" text-anchor="middle" '
-            f'font-weight="bold" fill="{colour}">{MARKS[ply.judgement]}</text></g>'
+            f'<text x="{_num(cx)}" y="{_num(label_y)}" text-anchor="middle" '
+            f'font-weight="bold" fill="{colour}">{sign}</text></g>'
         )
     parts.append("</svg>")
     return "".join(parts) + "\n"

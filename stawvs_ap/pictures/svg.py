@@ -519,6 +519,50 @@ def _marked(canvas: _Canvas, highlights: Mapping[str, Iterable[int | str]]) -> l
     return out
 
 
+def _claims(
+    canvas: _Canvas, claims: Mapping[str, Sequence[float]], labels: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """Each square tinted with the cap colour of the player most likely to collect
+    its pyramid, the stronger the likelier, framed in that cap's outline; and,
+    to draw over the pieces, the player and the chance in the square's top left
+    corner (so that no colour is needed to read it). A square nobody is likely
+    to collect is left as it is."""
+    sq_size = canvas.square
+    tints = ['<g class="claims">']
+    notes = ['<g class="claim-labels" font-family="sans-serif">']
+    for name in sorted(claims, key=_square):
+        chances = list(claims[name])
+        if not chances or max(chances) <= 0:
+            continue
+        player = max(range(len(chances)), key=lambda index: chances[index]) + 1
+        chance = chances[player - 1]
+        fill, outline, ink = CAP_COLOURS[(player - 1) % len(CAP_COLOURS)]
+        x, y = canvas.corner(_square(name))
+        inset = sq_size * 0.05
+        percent = f"{100 * chance:.0f}%"
+        label = labels[player - 1] if player <= len(labels) else str(player)
+        tints.append(
+            f'<rect class="claim" data-at="{name}" data-player="{player}" '
+            f'data-chance="{chance:.4f}" x="{_num(x + inset)}" y="{_num(y + inset)}" '
+            f'width="{_num(sq_size - 2 * inset)}" height="{_num(sq_size - 2 * inset)}" '
+            f'fill="{fill}" fill-opacity="{0.15 + 0.45 * min(1.0, chance):.2f}" '
+            f'stroke="{outline}" stroke-width="{_num(sq_size * 0.03)}">'
+            f"<title>{escape(f'{name}: {label} {percent}')}</title></rect>"
+        )
+        text = f"{player}:{percent}"
+        font = sq_size * 0.13
+        width = font * 0.62 * len(text) + 4
+        notes.append(
+            f'<rect x="{_num(x + 1)}" y="{_num(y + 1)}" width="{_num(width)}" '
+            f'height="{_num(font * 1.2)}" rx="2" fill="{fill}" stroke="{outline}" '
+            'stroke-width="1"/>'
+        )
+        notes.append(
+            _text(x + 3, y + 1 + font * 0.98, text, font_size=font, fill=ink, font_weight="bold")
+        )
+    return [*tints, "</g>"], [*notes, "</g>"]
+
+
 def _click_squares(canvas: _Canvas) -> list[str]:
     """A transparent square over each square, on top of everything, to click on."""
     sq_size = canvas.square
@@ -554,6 +598,7 @@ def board_svg(
     highlights: Mapping[str, Iterable[int | str]] | None = None,
     marks: bool = False,
     squares: bool = False,
+    claims: Mapping[str, Sequence[float]] | None = None,
 ) -> str:
     """Return a standalone SVG document picturing a position, or the position a game shows.
 
@@ -572,6 +617,10 @@ def board_svg(
     puts the first letter of its colour on every pyramid; ``squares`` lays a
     transparent ``<rect data-square="c3">`` over each square, on top, for
     clicks. Left at their defaults they add nothing.
+
+    ``claims`` (an analysis's claim map: square name to each player's chance of
+    collecting its pyramid) tints each square by its likeliest collector, its
+    player and chance written in its corner.
 
     >>> svg = board_svg(Position.initial(2, seed=1), squares=True, hints=[("c3", "0.61")])
     >>> svg.count("data-square="), 'data-move="c3"' in svg
@@ -603,7 +652,12 @@ def board_svg(
     )
     body.extend(_board(canvas, position))
     body.extend(_highlights(canvas, move))
+    tints, claim_labels = _claims(canvas, claims or {}, labels)
+    if claims:
+        body.extend(tints)
     body.extend(_pieces(canvas, position, marks=marks))
+    if claims:
+        body.extend(claim_labels)
     body.extend(_last_move(canvas, move))
     if highlights:
         body.extend(_marked(canvas, highlights))

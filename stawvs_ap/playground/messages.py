@@ -52,6 +52,25 @@ REDO: Final = message("page.button.redo", "Redo")
 RANDOM: Final = message("page.button.random", "Random")
 # TRANSLATORS: the button that asks a bot for the best moves.
 HINT: Final = message("page.button.hint", "Hint")
+ANALYSE: Final = message("page.button.analyse", "Analyse")
+# TRANSLATORS: a toggle: each pyramid tinted by the player most
+# likely to collect it.
+ANALYSIS_CLAIMS: Final = message("page.analysis.claims", "Claim map")
+# TRANSLATORS: one line of an analysis: {move} a move, {percent}
+# the mover's share of the win after it, {moves} the moves
+# expected to follow (move strings).
+ANALYSIS_LINE: Final = message("page.analysis.line", "{move}: {percent}% win share — {moves}")
+# TRANSLATORS: the same, proven by the solver: {margin} the
+# mover's final lead in points with best play, signed (+3, -2, 0).
+ANALYSIS_EXACT: Final = message("page.analysis.exact", "{move}: proven {margin} — {moves}")
+STATUS_ANALYSING: Final = message("page.status.analysing", "Analysing the position…")
+# TRANSLATORS: {line} is a line of the analysis, as
+# page.analysis.line says it.
+STATUS_ANALYSED: Final = message("page.status.analysed", "Best line: {line}")
+# TRANSLATORS: added to a square's name with the claim map shown:
+# {player} is the player most likely to collect its pyramid,
+# {percent} how likely.
+CELL_CLAIM: Final = message("page.cell.claim", "{player} is likely to collect it ({percent}%)")
 CANCEL: Final = message("page.button.cancel", "Cancel")
 CLOSE: Final = message("page.button.close", "Close")
 
@@ -289,6 +308,22 @@ REVIEW_ACCURACY: Final = message(
 # move that was played and the better one the bot found.
 REVIEW_PLAYED: Final = message("page.review.played", "played")
 REVIEW_BETTER: Final = message("page.review.better", "better")
+RETRY: Final = message("page.button.retry", "Retry mistakes")
+RETRY_LABEL: Final = message("page.retry.label", "Your move")
+RETRY_TRY: Final = message("page.retry.try", "Try")
+RETRY_SHOW_BEST: Final = message("page.retry.show-best", "Show the best move")
+RETRY_NEXT: Final = message("page.retry.next", "Next")
+# TRANSLATORS: {ply} the number of a judged move in the game, {move} the
+# move played there.
+RETRY_PROMPT: Final = message("page.retry.prompt", "Move {ply}: find a better move than {move}.")
+RETRY_FOUND: Final = message("page.retry.found", "Found: {move} is as good as the best move.")
+# TRANSLATORS: {loss} is the share of the win the move gives away, in
+# per cent.
+RETRY_LOSS: Final = message(
+    "page.retry.loss", "{move} gives away a share of {loss}%. Try again, or show the best move."
+)
+RETRY_BEST: Final = message("page.retry.best", "The best move: {move}")
+RETRY_DONE: Final = message("page.retry.done", "Retry over: {found} of {total} found.")
 
 # -- errors ----------------------------------------------------------------------------------
 

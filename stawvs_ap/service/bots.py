@@ -36,6 +36,7 @@ from ..errors import ErrorCode, IllegalMoveError, StawvsError
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
 from ..i18n import catalogue
+from ..records.plies import at_ply
 from .hints import choice_note, hint_rows
 from .jsonrpc import INVALID_REQUEST, RpcError, ServiceErrorCode
 from .protocol import (
@@ -259,8 +260,9 @@ _SEARCH: Final = {"seconds": SECONDS, "iterations": ITERATIONS, "seed": SEED, "l
 
 
 def _to_move(params: Params) -> StawvsGame:
-    """The game of ``params``, refused as a move on it is when it is over (in its language)."""
-    game = game_of(params)
+    """The game of ``params`` (at its ``ply``, when it gives one), refused as a move
+    on it is when it is over (in its language)."""
+    game = at_ply(game_of(params), params.get("ply"))
     if game.gameover:
         raise IllegalMoveError(ErrorCode.GAMEOVER, catalogue(game.locale).say(GAME_OVER))
     return game
@@ -306,9 +308,10 @@ _CANDIDATE: Final = obj(
 @method(
     "hint",
     "The best moves for the player to move by bot 'bot' (default 'mcts'): at most 'top' (1 "
-    "to 20, default 5). The search's budget as bot_move's.",
+    "to 20, default 5). The search's budget as bot_move's; 'ply' N thinks about the "
+    "position after N moves of the history (negative: back from the end).",
     required={"state": STATE},
-    optional={"bot": TEXT, "top": TOP, **_SEARCH},
+    optional={"bot": TEXT, "top": TOP, **_SEARCH, "ply": INT},
     result=obj(
         {
             "player": {"type": "integer"},
@@ -358,9 +361,9 @@ _MOVES: Final = {"type": "array", "items": {"type": "string"}}
     "'outcome', every move reaching it ('best') and one line of best play, when 'proven' "
     "within the budget: 'seconds' (at most 5; default 1, or 5 with 'nodes' alone) and/or "
     "'nodes' (positions visited, 1 to 2,000,000). A game finished by every player's pass "
-    "has its final margin; one a host ended earlier is GAMEOVER.",
+    "has its final margin; one a host ended earlier is GAMEOVER. 'ply' as hint's.",
     required={"state": STATE},
-    optional={"seconds": SECONDS, "nodes": NODES, "locale": LOCALE},
+    optional={"seconds": SECONDS, "nodes": NODES, "locale": LOCALE, "ply": INT},
     result=obj(
         {
             "player": {"type": "integer"},
@@ -389,7 +392,8 @@ def solve(params: Params) -> Result:
             ErrorCode.BAD_ARGUMENT,
             f"the solver over the service visits 1 to {MAX_SOLVE_NODES:,} positions",
         )
-    game = game_of(params)  # the solver refuses one a host ended, in its language
+    # The solver refuses one a host ended, in its language.
+    game = at_ply(game_of(params), params.get("ply"))
     with SEARCHES.held():
         solution = Solver().solve(game, seconds=seconds, nodes=nodes)
     return {"player": game.currplayer, **solution.to_dict()}

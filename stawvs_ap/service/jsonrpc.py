@@ -21,6 +21,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from contextvars import ContextVar
 from enum import StrEnum
 from typing import Any, BinaryIO, Final
 
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_NUMBER_DIGITS",
     "MAX_RESPONSE_BYTES",
     "METHOD_NOT_FOUND",
+    "NOTIFY",
     "PARSE_ERROR",
     "Dispatch",
     "RpcError",
@@ -124,6 +126,15 @@ class RpcError(StawvsError):
             code = PROTOCOL_CODES.get(rpc_code, ServiceErrorCode.INTERNAL_ERROR)
         super().__init__(code, message)
         self.rpc_code, self.data = rpc_code, data
+
+
+#: How a method answering a request of :func:`serve_lines` sends a notification
+#: (``method``, ``params``) to the client before its answer: written on its own
+#: line and flushed at once. None where there is no way to (HTTP, in-process
+#: calls): a method then sends none.
+NOTIFY: Final[ContextVar[Callable[[str, dict[str, Any]], None] | None]] = ContextVar(
+    "stawvs_ap_notify", default=None
+)
 
 
 def _dumps(value: object) -> str:
@@ -340,6 +351,13 @@ def serve_lines(
     """
     source = sys.stdin.buffer if stdin is None else stdin
     sink = sys.stdout.buffer if stdout is None else stdout
+
+    def notify(method: str, params: dict[str, Any]) -> None:
+        message = {"jsonrpc": "2.0", "method": method, "params": params}
+        sink.write(_dumps(message).encode("ascii") + b"\n")
+        sink.flush()
+
+    token = NOTIFY.set(notify)
     try:
         while True:
             line = source.readline(max_line_bytes + 1)
@@ -365,6 +383,8 @@ def serve_lines(
         return 0
     except KeyboardInterrupt:
         return 130
+    finally:
+        NOTIFY.reset(token)
 
 
 def _drop_stdout() -> None:

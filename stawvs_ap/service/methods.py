@@ -45,7 +45,7 @@ from __future__ import annotations
 from typing import Any, BinaryIO, Final
 
 from ..errors import StawvsError, excerpt
-from . import bots, game, reviews, views
+from . import analysis, bots, game, reviews, views
 from .jsonrpc import (
     INVALID_PARAMS,
     MAX_BATCH,
@@ -83,7 +83,7 @@ __all__ = [
 #: Every method of the protocol by name, in the order the protocol lists them:
 #: each module's own list (a new module of methods is added here).
 METHODS: Final[dict[str, Method]] = table(
-    game.METHODS, bots.METHODS, reviews.METHODS, views.METHODS
+    game.METHODS, bots.METHODS, reviews.METHODS, views.METHODS, analysis.METHODS
 )
 
 #: The most searches (``bot_move``, ``hint``, ``solve``, ``review``) one request

@@ -27,6 +27,7 @@ from ..host.preview import Preview, preview
 from ..host.verdicts import COMPLETE
 from ..i18n import Phrase, catalogue
 from ..pictures.svg import board_svg
+from .analysis import CLAIMS
 from .messages import UNDO_TOO_FAR
 from .protocol import (
     BOOL,
@@ -128,7 +129,8 @@ def next_squares(shown: Preview) -> dict[str, list[str]]:
     "extends 'move' first, as the click method does (the answer adds what click answers, and "
     "the picture shows the move it made); with 'play' true, a click that completes a move "
     "also makes it: the answer adds what move answers, and the picture shows the position "
-    "after it (a page's last click of a move in one request).",
+    "after it (a page's last click of a move in one request); 'claims' an analysis's claim "
+    "map, each pyramid tinted by its likeliest collector.",
     required={"state": STATE},
     optional={
         "ply": INT,
@@ -140,6 +142,7 @@ def next_squares(shown: Preview) -> dict[str, list[str]]:
         "click": SQUARE,
         "play": BOOL,
         "locale": LOCALE,
+        "claims": CLAIMS,
     },
     result=obj(
         {"svg": {"type": "string"}, "click": {"$ref": "#/$defs/clickVerdict"}, **PLAYED_PROPERTIES},
@@ -198,6 +201,7 @@ def svg(params: Params) -> Result:
         marks=params.get("marks", True),
         squares=True,
         locale=game.locale,
+        claims=params.get("claims"),
     )
     return {"svg": picture, **answer}
 

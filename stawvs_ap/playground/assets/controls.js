@@ -131,6 +131,7 @@ function boardKeys(app, event) {
     const file = Math.max(0, Math.min(7, FILES.indexOf(cursor[0]) + df));
     const rank = Math.max(1, Math.min(8, Number(cursor[1]) + dr));
     cursor = `${FILES[file]}${rank}`;
+    $("board").dataset.input = "keys"; // the cursor's frame shows again
     placeCursor(true);
     $("board-help").textContent = t("page.board.cursor", { square: cursor });
     return true;
@@ -207,6 +208,12 @@ export function wire(app) {
     const square = event.target.closest("[data-square]");
     if (!square) return;
     cursor = square.dataset.square;
+    // A mouse's click: no keyboard frame left on the square (it would look like a
+    // selection once the pyramid is claimed), and the keys' help line back.
+    if (event.detail > 0) {
+      $("board").dataset.input = "pointer";
+      $("board-help").textContent = t("page.board.help");
+    }
     placeCursor();
     const name = cursor;
     app.user(() => app.clickSquare(name))();
@@ -221,6 +228,8 @@ export function wire(app) {
   on("redo-button", "click", app.user(app.redo));
   on("random-button", "click", app.user(app.randomMove));
   on("hint-button", "click", app.user(app.hint));
+  on("analyse-button", "click", app.user(app.analyse));
+  on("claims-toggle", "change", app.user(() => app.draw({ board: true })));
   on("ply-slider", "input", (event) => app.user(() => app.show(Number(event.target.value)))());
   for (const id of ["moves", "start-button"]) {
     on(id, "click", (event) => {

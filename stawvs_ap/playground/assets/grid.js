@@ -97,7 +97,9 @@ function makeGrid(svg) {
 // the move being built can go next ("the cap can slide here", "can be
 // claimed"). `view` is the service's summary (its `squares`), `selected` the
 // squares of the move being built, `nameOf(player)` a player's name.
-export function nameCells(board, view, { selected = [], nameOf }) {
+// With `claims` (an analysis's claim map), each cell also says who is likeliest
+// to collect its pyramid, and how likely.
+export function nameCells(board, view, { selected = [], nameOf, claims = null }) {
   if (!view?.squares) return;
   // Where the move being built can go next, as the picture marks it.
   const marked = (kind) => new Set([...board.querySelectorAll(`.${kind}[data-at]`)].map((e) => e.dataset.at));
@@ -111,6 +113,12 @@ export function nameCells(board, view, { selected = [], nameOf }) {
     if (selected.includes(square)) words.push(t("page.cell.selected"));
     if (destinations.has(square)) words.push(t("page.cell.destination"));
     if (targets.has(square)) words.push(t("page.cell.target"));
+    const chances = claims?.[square];
+    if (chances && Math.max(...chances) > 0) {
+      const likeliest = chances.indexOf(Math.max(...chances));
+      const percent = Math.round(100 * chances[likeliest]);
+      words.push(t("page.cell.claim", { player: nameOf(likeliest + 1), percent }));
+    }
     // Only what changed: a screen reader may read a cell again when its name is set.
     const label = words.join(", ");
     if (cell.getAttribute("aria-label") !== label) cell.setAttribute("aria-label", label);

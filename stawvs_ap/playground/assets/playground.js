@@ -66,6 +66,7 @@ const game = {
 };
 let partial = ""; // the move being built by clicks
 let hints = []; // the candidates of the last hint
+let analysis = null; // the last analysis of the position shown (its lines and claim map)
 let arrows = []; // [{move, label}]: a reviewed move and the better one, drawn as arrows
 let view = null; // the last summary
 let svgText = "";
@@ -162,6 +163,7 @@ async function draw({ board = false, click = null } = {}) {
     }));
   }
   if (arrows.length) picture.hints = [...(picture.hints ?? []), ...arrows];
+  if (analysis && $("claims-toggle").checked) picture.claims = analysis.claims;
   const calls = [["svg", worded(picture)]];
   if (!board || !view) calls.push(["summary", worded({ ...shown, names: picture.names })]);
   let [svg, summary] = await batch(calls);
@@ -187,7 +189,8 @@ async function draw({ board = false, click = null } = {}) {
     save();
     scheduleBot();
   }
-  nameCells($("board"), view, { selected: partial.split(/[-,]/).filter(Boolean), nameOf });
+  const claims = analysis && $("claims-toggle").checked ? analysis.claims : null;
+  nameCells($("board"), view, { selected: partial.split(/[-,]/).filter(Boolean), nameOf, claims });
   return svg.click;
 }
 
@@ -229,6 +232,7 @@ function setState(state) {
   partial = "";
   hints = [];
   $("hint-list").replaceChildren();
+  forgetAnalysis();
 }
 
 // A move made while an earlier position is shown continues from it: the later
@@ -375,6 +379,57 @@ async function showProven(solved) {
   say(provenWords(solved));
 }
 
+// -- analysis: several lines and the claim map ---------------------------------------
+
+// The analysis of the position shown: its lines as buttons (each previews its
+// principal variation as numbered arrows) and, with the toggle, its claim map.
+async function analyse() {
+  if (!view || view.gameover) return;
+  say(t("page.status.analysing"));
+  const asked = { state: game.state, seconds: Math.min(game.think, 5), lines: 3 };
+  if (game.ply !== null) asked.ply = game.ply;
+  analysis = await rpc("analyse", worded(asked));
+  const items = analysis.lines.map((line) => {
+    const item = document.createElement("li");
+    const button = Object.assign(document.createElement("button"), { type: "button" });
+    button.textContent = lineWords(line);
+    button.addEventListener("click", user(() => preview(line)));
+    item.append(button);
+    return item;
+  });
+  $("analysis-lines").replaceChildren(...items);
+  $("claims-toggle").disabled = false;
+  await draw({ board: true });
+  say(t("page.status.analysed", { line: lineWords(analysis.lines[0]) }));
+}
+
+// "d5: 43% win share — d5 f4 e7", or with the solver's proof its exact margin.
+function lineWords(line) {
+  const moves = line.pv.join(" ");
+  if (line.exact) {
+    const margin = line.margin > 0 ? `+${line.margin}` : String(line.margin);
+    return t("page.analysis.exact", { move: line.move, margin, moves });
+  }
+  return t("page.analysis.line", { move: line.move, percent: Math.round(100 * line.share), moves });
+}
+
+// A line's moves drawn on the board as arrows numbered in their order.
+async function preview(line) {
+  arrows = line.pv
+    .map((move, index) => ({ move, label: String(index + 1) }))
+    .filter((arrow) => arrow.move !== "pass");
+  await draw({ board: true });
+  say(lineWords(line));
+}
+
+function forgetAnalysis() {
+  if (!analysis) return;
+  analysis = null;
+  $("analysis-lines").replaceChildren();
+  $("claims-toggle").checked = false;
+  $("claims-toggle").disabled = true;
+}
+
 // "Player 2 wins by 3 points (proven)": the solver's verdict for the player to move.
 function provenWords(solved) {
   const player = nameOf(solved.player);
@@ -391,6 +446,7 @@ async function show(ply, drawn = []) {
   hints = [];
   arrows = drawn;
   $("hint-list").replaceChildren();
+  forgetAnalysis();
   await draw();
 }
 
@@ -595,6 +651,7 @@ async function start() {
     redo,
     randomMove,
     hint,
+    analyse,
     show,
     draw,
     load,

@@ -75,6 +75,7 @@ async function run() {
         ? t("page.review.stopped", { done: answer.done, total: answer.total })
         : t("page.review.done"),
     );
+    $("retry-button").hidden = !(answer.done === answer.total && judgedPlies().length);
   } catch (error) {
     say(error.message);
   } finally {
@@ -115,8 +116,36 @@ function show(state, answer) {
   markMoves();
 }
 
+// Marks the ply shown on the graph: a dashed line over its column (the start:
+// the graph's left edge); none when the game shown is not the one reviewed.
+function markShownPly() {
+  const svg = $("review-graph").querySelector("svg");
+  if (!svg) return;
+  const first = svg.querySelector('.ply-column[data-ply="1"]');
+  const view = window.stawvs.view();
+  let line = svg.querySelector(".shown-ply");
+  if (!first || !view || !reviewed || window.stawvs.state() !== reviewed.state) {
+    line?.remove();
+    return;
+  }
+  const column = Number(first.getAttribute("width"));
+  const x = Number(first.getAttribute("x")) + column / 2 + (view.ply - 1) * column;
+  const top = Number(first.getAttribute("y"));
+  if (!line) {
+    line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+    const look = { class: "shown-ply", stroke: "#3e2723", "stroke-width": "1.5", "stroke-dasharray": "3 3" };
+    for (const [key, value] of Object.entries(look)) line.setAttribute(key, value);
+    line.setAttribute("pointer-events", "none");
+    svg.append(line);
+  }
+  const at = { x1: x, x2: x, y1: top, y2: top + Number(first.getAttribute("height")) };
+  for (const [key, value] of Object.entries(at)) line.setAttribute(key, String(value));
+  line.dataset.ply = String(view.ply);
+}
+
 // Puts the judgement's sign after each judged move of the move list.
 function markMoves() {
+  markShownPly();
   const list = $("moves");
   const current = reviewed && window.stawvs.state() === reviewed.state;
   for (const button of list.querySelectorAll("button[data-ply]")) {
@@ -149,7 +178,91 @@ function showPly(number) {
   window.stawvs.showArrows(number - 1, arrows);
 }
 
+// -- retry mistakes: each judged move again, blunders first ---------------------------------
+
+const SEVERITY = { blunder: 0, mistake: 1, inaccuracy: 2 };
+let retrying = null; // {state, queue, at, found, best}
+
+function judgedPlies() {
+  if (!reviewed) return [];
+  return reviewed.review.plies
+    .filter((ply) => ply.judgement in SEVERITY)
+    .sort((a, b) => SEVERITY[a.judgement] - SEVERITY[b.judgement] || a.ply - b.ply);
+}
+
+function startRetry() {
+  if (!reviewed || window.stawvs.state() !== reviewed.state) return;
+  const queue = judgedPlies();
+  if (!queue.length) return;
+  retrying = { state: reviewed.state, queue, at: 0, found: 0, best: null };
+  $("retry-panel").hidden = false;
+  askRetry("");
+}
+
+// Shows the position before the judged move and asks for a better one, after `said`.
+function askRetry(said) {
+  const ply = retrying.queue[retrying.at];
+  retrying.best = null;
+  window.stawvs.showArrows(ply.ply - 1, []);
+  $("retry-input").value = "";
+  $("retry-input").focus();
+  say(`${said}${t("page.retry.prompt", { ply: ply.ply, move: ply.move })}`);
+}
+
+async function tryRetry(move) {
+  if (!retrying || !move.trim()) return;
+  const ply = retrying.queue[retrying.at];
+  let verdict;
+  try {
+    verdict = await rpc("retry", {
+      state: retrying.state,
+      ply: ply.ply - 1,
+      move: move.trim(),
+      seconds: 1,
+      locale: language(),
+    });
+  } catch (error) {
+    say(error.message);
+    return;
+  }
+  if (verdict.found) {
+    retrying.found += 1;
+    nextRetry(`${t("page.retry.found", { move: verdict.tried })} `);
+    return;
+  }
+  retrying.best = verdict.best;
+  say(t("page.retry.loss", { move: verdict.tried, loss: Math.round(100 * verdict.loss) }));
+}
+
+function showBest() {
+  if (!retrying) return;
+  const ply = retrying.queue[retrying.at];
+  const best = retrying.best ?? ply.best;
+  if (!best) return;
+  window.stawvs.showArrows(ply.ply - 1, [{ move: best, label: t("page.review.better") }]);
+  say(t("page.retry.best", { move: best }));
+}
+
+function nextRetry(said = "") {
+  if (!retrying) return;
+  retrying.at += 1;
+  if (retrying.at < retrying.queue.length) {
+    askRetry(said);
+    return;
+  }
+  say(`${said}${t("page.retry.done", { found: retrying.found, total: retrying.queue.length })}`);
+  retrying = null;
+  $("retry-panel").hidden = true;
+}
+
 function wire() {
+  $("retry-button").addEventListener("click", startRetry);
+  $("retry-panel").addEventListener("submit", (event) => {
+    event.preventDefault();
+    tryRetry($("retry-input").value);
+  });
+  $("retry-best").addEventListener("click", showBest);
+  $("retry-next").addEventListener("click", () => nextRetry());
   $("review-button").addEventListener("click", () => {
     if (!running) run();
   });
@@ -171,10 +284,17 @@ function wire() {
   new MutationObserver(() => {
     if (reviewed && window.stawvs.state() !== reviewed.state && !running) {
       reviewed = null;
+      retrying = null;
       $("review-section").hidden = true;
+      $("retry-panel").hidden = true;
     }
     markMoves();
   }).observe($("moves"), { childList: true });
+  // Another ply shown moves the step marked in the list: mark it on the graph.
+  new MutationObserver(markShownPly).observe($("moves"), {
+    subtree: true,
+    attributeFilter: ["aria-current"],
+  });
 }
 
 window.stawvs?.ready.then(wire, () => {});
