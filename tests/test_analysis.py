@@ -27,7 +27,8 @@ from stawvs_ap.core.pyramids import PYRAMIDS
 from stawvs_ap.core.squares import SQUARE_NAMES
 from stawvs_ap.errors import ErrorCode, StawvsError
 from stawvs_ap.service import call
-from stawvs_ap.service.jsonrpc import RpcError, serve_lines
+from stawvs_ap.service.jsonrpc import RpcError
+from stawvs_ap.service.methods import serve
 
 #: A two-player position the solver proves in about 5,000 positions.
 PROVEN = from_record(golden_in_progress("2p-default-seed-1.json", 23), allow_unfinished=True)
@@ -229,7 +230,7 @@ def test_the_service_sends_progress_notifications_before_its_answer() -> None:
         "params": {"state": OPEN.serialize(), "seconds": 2, "progress": True, "seed": 1},
     }
     out = io.BytesIO()
-    serve_lines(call, io.BytesIO(json.dumps(request).encode() + b"\n"), out)
+    serve(io.BytesIO(json.dumps(request).encode() + b"\n"), out)
     written = out.getvalue()
     messages = [json.loads(line) for line in written.splitlines()]
     *notes, answer = messages
