@@ -18,7 +18,7 @@ stawvs_ap.errors.StawvsError: ply 4 is out of range: the game has 3 moves, so a 
 
 from __future__ import annotations
 
-from ..errors import ErrorCode, StawvsError
+from ..errors import ErrorCode, StawvsError, excerpt
 from ..host.game import StawvsGame
 
 __all__ = ["at_ply", "moves_played"]
@@ -42,7 +42,7 @@ def at_ply(game: StawvsGame, ply: int | None) -> StawvsGame:
         moves = "1 move" if count == 1 else f"{count} moves"
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT,
-            f"ply {ply!r} is out of range: the game has {moves}, so a ply is {-count} to {count}",
+            f"ply {excerpt(ply)} is out of range: the game has {moves}, so a ply is {-count} to {count}",
         )
     kept = ply if ply >= 0 else count + ply
     game = game.clone()
