@@ -42,7 +42,8 @@ def at_ply(game: StawvsGame, ply: int | None) -> StawvsGame:
         moves = "1 move" if count == 1 else f"{count} moves"
         raise StawvsError(
             ErrorCode.BAD_ARGUMENT,
-            f"ply {excerpt(ply)} is out of range: the game has {moves}, so a ply is {-count} to {count}",
+            f"ply {excerpt(ply)} is out of range: the game has {moves}, "
+            f"so a ply is {-count} to {count}",
         )
     kept = ply if ply >= 0 else count + ply
     game = game.clone()
