@@ -31,6 +31,8 @@ CONVENTIONAL = {
     "babel.cfg",
     ".gitignore",
     "conftest.py",  # pytest's root configuration (tests/ has its own)
+    "Dockerfile",  # the Abstract Play bot's container (docs/abstract-play-bot.md)
+    ".dockerignore",
 }
 
 
