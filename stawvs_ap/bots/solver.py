@@ -218,37 +218,21 @@ class Solver:
         if position.is_over:
             margin = final_margin(position, self._root)
             return Solution(margin, outcome_of(margin), (), (), True, margin, 0, now() - start)
-        values: dict[Move, int] = {}  # the exact value of each move that reached the best
-        best_value = -_INFINITY
-        proven = True
         try:
-            for move in self._root_moves(position):
-                after = position.play(move)[0]
-                key = None if after.is_over else canonical(after)
-                if best_value > -_INFINITY:  # null windows: does it reach the best, or pass it?
-                    if not self._reaches(after, key, best_value):
-                        continue
-                    if not self._reaches(after, key, best_value + 1):
-                        values[move] = best_value
-                        continue
-                best_value = values[move] = self._exact(after, key)
+            best_value = self._exact(position, canonical(position))
+            best = tuple(
+                move
+                for move in position.legal_moves()
+                if self._reaches(*self._after(position, move), best_value)
+            )
         except _OutOfBudget:
-            proven = False
-        line: tuple[Move, ...] = ()
-        if not proven:
-            found = [m for m in position.legal_moves() if values.get(m) == best_value]
-            if found:
-                line = (found[0], *self._line(found[0], position, best_value))
-            bound = best_value if found else None
-            spent = now() - start
-            return Solution(None, None, None, line, False, bound, self._nodes, spent)
+            return self._unproven(position, start)
         if abs(best_value) >= _INFINITY:  # no game reaches it: checked positions never do
             raise StawvsError(
                 ErrorCode.BAD_POSITION,
                 "the position leads to one with no legal move that is not over: "
                 "it is not a position of a game",
             )
-        best = tuple(m for m in position.legal_moves() if values.get(m) == best_value)
         line = (best[0], *self._line(best[0], position, best_value))
         spent = now() - start
         return Solution(
@@ -288,18 +272,33 @@ class Solver:
         mine = scores.pop(root - 1)
         return mine - max(scores)
 
+    def _unproven(self, position: Position, start: float) -> Solution:
+        """What a question whose budget ran out learned: the best of the values the
+        table holds exactly for the moves here, with a line starting with its move."""
+        values: dict[Move, int] = {}
+        for move in position.legal_moves():
+            after, key = self._after(position, move)
+            entry = None if key is None else self._table.get((key, self._root))
+            if key is None:
+                values[move] = self._margin(after)
+            elif entry is not None and entry[0] == entry[1]:
+                values[move] = entry[0]
+        line: tuple[Move, ...] = ()
+        bound = None
+        if values:
+            bound = max(values.values())
+            move = next(move for move, value in values.items() if value == bound)
+            line = (move, *self._line(move, position, bound))
+        return Solution(None, None, None, line, False, bound, self._nodes, now() - start)
+
+    def _after(self, position: Position, move: Move) -> tuple[Position, Key | None]:
+        """The position after ``move`` and its canonical key (None: the game is over)."""
+        after = position.play(move)[0]
+        return after, None if after.is_over else canonical(after)
+
     def _margin(self, position: Position) -> int:
         """The root player's margin in a finished game."""
         return self._final(canonical(position)[5])
-
-    def _root_moves(self, position: Position) -> list[Move]:
-        """The legal moves, the one the table remembers as best here first."""
-        moves = list(position.legal_moves())
-        entry = self._table.get((canonical(position), self._root))
-        if entry is not None and entry[2] is not None:
-            moves.remove(entry[2])
-            moves.insert(0, entry[2])
-        return moves
 
     def _value(self, position: Position, key: Key, alpha: int, beta: int) -> int:
         """The root player's margin after best play from ``position`` (not over;
