@@ -308,17 +308,12 @@ class Solver:
         self._count()
         root = self._root
         table = self._table
-        moves = list(position.legal_moves())
-        if len(moves) == 1:  # a forced move (mostly a pass): nothing to choose or keep
-            after = position.play(moves[0])[0]
-            child = canonical(after)
-            if after.is_over:
-                return self._final(child[5])
-            return self._value(after, child, alpha, beta)
         entry_key = (key, root)
         entry = table.get(entry_key)
         lower, upper = -_INFINITY, _INFINITY
-        if entry is not None:
+        if entry is None:
+            moves = list(position.legal_moves())
+        else:
             lower, upper, first = entry
             if lower >= beta or lower == upper:
                 return lower
@@ -326,7 +321,8 @@ class Solver:
                 return upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
-            if first is not None:  # the move that was best here first
+            moves = list(position.legal_moves())
+            if first is not None and len(moves) > 1:  # the move that was best here first
                 moves.remove(first)
                 moves.insert(0, first)
         best_move = None
