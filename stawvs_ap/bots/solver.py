@@ -140,7 +140,11 @@ def outcome_of(margin: int) -> Outcome:
 
 def final_margin(position: Position, player: int) -> int:
     """``player``'s score minus the best score of the others, as the collections stand."""
-    scores = position.scores()
+    return margin_of(position.scores(), player)
+
+
+def margin_of(scores: list[int], player: int) -> int:
+    """``player``'s score minus the best of the others' (``scores`` by player, from 1)."""
     others = [s for p, s in enumerate(scores, start=1) if p != player]
     return scores[player - 1] - max(others)
 
@@ -267,10 +271,7 @@ class Solver:
 
     def _final(self, collections: tuple[tuple[int, ...], ...]) -> int:
         """The root player's margin over final (sorted) collections."""
-        root = self._root
-        scores = [self._score(c) for c in collections]
-        mine = scores.pop(root - 1)
-        return mine - max(scores)
+        return margin_of([self._score(c) for c in collections], self._root)
 
     def _unproven(self, position: Position, start: float) -> Solution:
         """What a question whose budget ran out learned: the best of the values the
