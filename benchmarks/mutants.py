@@ -244,7 +244,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the table's key leaves out the rules, so one variant's values serve another",
         "stawvs_ap/bots/solver.py",
         "    return (rules, board, caps, player, tuple(sorted(eliminated)), collections, mode)\n",
-        "    return (board, caps, player, tuple(sorted(eliminated)), collections, mode)\n",
+        "    return (None, board, caps, player, tuple(sorted(eliminated)), collections, mode)\n",
     ),
     Mutant(
         "solver-key-forgets-the-player-to-move",
@@ -252,7 +252,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the table's key leaves out whose turn it is",
         "stawvs_ap/bots/solver.py",
         "    return (rules, board, caps, player, tuple(sorted(eliminated)), collections, mode)\n",
-        "    return (rules, board, caps, tuple(sorted(eliminated)), collections, mode)\n",
+        "    return (rules, board, caps, 0, tuple(sorted(eliminated)), collections, mode)\n",
     ),
     Mutant(
         "solver-key-forgets-who-passed",
@@ -260,7 +260,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "the table's key leaves out which players have passed",
         "stawvs_ap/bots/solver.py",
         "    return (rules, board, caps, player, tuple(sorted(eliminated)), collections, mode)\n",
-        "    return (rules, board, caps, player, collections, mode)\n",
+        "    return (rules, board, caps, player, (), collections, mode)\n",
     ),
     Mutant(
         "solver-key-collection-as-a-set",

@@ -15,17 +15,19 @@ wherever it falls in a round, with the final captures the variants give
 already made by :meth:`Position.play <stawvs_ap.core.position.Position.play>`),
 and scores are :func:`stawvs_ap.core.scoring.score`'s. What makes it fast:
 
-* a **transposition table** keyed on the whole position (its rules, hence
-  its variants; the player to move; who has passed; the collections) and the
-  player whose margin is searched, holding proven lower and upper bounds.
-  The search always goes to the end of the game, so an entry never depends
-  on a depth and stays true for as long as the table lives; a
-  :class:`Solver` keeps its table between questions (the bots ask about
-  successive positions of one game);
+* a **transposition table** keyed on the canonical position
+  (:func:`canonical`: the rules, hence the variants; the player to move; who
+  has passed, as a set; each collection as a multiset, since the scoring
+  groups any order alike) and the player whose margin is searched, holding
+  proven lower and upper bounds and the best move found. The search always
+  goes to the end of the game, so an entry never depends on a depth and
+  stays true for as long as the table lives; a :class:`Solver` keeps its
+  table between questions (the bots ask about successive positions of one
+  game);
+* **null windows**: the root's value by MTD(f), then one null-window test a
+  root move for the set of best moves;
 * **move ordering**: the move a node's entry remembers as best first, then
-  the moves by the points their claim adds to the mover's score now (the
-  core's :func:`~stawvs_ap.core.scoring.score`), then by how often each cut
-  the search off in this question (the history heuristic).
+  the core's order (docs/solver.md has what other orderings measured).
 
 A budget of ``seconds`` and/or ``nodes`` (positions visited) is checked
 inside the search; when it runs out the answer says what was learned.
@@ -104,9 +106,9 @@ class Solution:
       when the budget runs out while it is traced).
     * ``proven``: whether ``margin`` is exact (False: the budget ran out).
     * ``bound``: a margin the mover is proven to guarantee *at least*: equal
-      to ``margin`` when proven; otherwise the best value of the moves proven
-      before the budget ran out (``line`` then starts with such a move), or
-      None when no move was.
+      to ``margin`` when proven; otherwise the best of the exact values proven
+      for moves of the position before the budget ran out (``line`` then
+      starts with such a move), or None when no move's was.
     * ``nodes`` and ``seconds``: the positions visited and the time spent.
     """
 
