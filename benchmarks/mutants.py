@@ -267,8 +267,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "the solver's transposition table",
         "the table's key reduces each collection to the set of its pyramids (a pair counts once)",
         "stawvs_ap/bots/solver.py",
-        "tuple([tuple(sorted(collection)) for collection in captured])",
-        "tuple([tuple(sorted(set(collection))) for collection in captured])",
+        "tuple([bytes(sorted(collection)) for collection in captured])",
+        "tuple([bytes(sorted(set(collection))) for collection in captured])",
     ),
     Mutant(
         "solver-root-window-one-narrow",

@@ -65,8 +65,9 @@ __all__ = ["MAX_NODES", "NODES", "Outcome", "Solution", "Solver", "solve"]
 
 Outcome = Literal["win", "shared", "loss"]
 #: A position as :func:`canonical` gives it: rules, board, caps, player to move,
-#: the players who passed (sorted), each collection (sorted) and the mode.
-Key = tuple[Rules, bytes, bytes, int, tuple[int, ...], tuple[tuple[int, ...], ...], str]
+#: the players who passed (sorted), each collection (its pyramids sorted, as
+#: bytes: a third of a tuple's memory) and the mode.
+Key = tuple[Rules, bytes, bytes, int, tuple[int, ...], tuple[bytes, ...], str]
 
 #: The most positions one question may visit (about an hour of search).
 MAX_NODES: Final = 200_000_000
@@ -186,7 +187,7 @@ class Solver:
         self._deadline = 0.0
         self._root = 1
         #: The score of each sorted collection met (see :meth:`_score`).
-        self._scores: dict[tuple[int, ...], int] = {}
+        self._scores: dict[bytes, int] = {}
 
     def forget(self) -> None:
         """Empty the transposition table."""
@@ -261,7 +262,7 @@ class Solver:
         if not self._nodes % _CLOCK_EVERY and now() >= self._deadline:
             raise _OutOfBudget
 
-    def _score(self, collection: tuple[int, ...]) -> int:
+    def _score(self, collection: bytes) -> int:
         """The core's score of a sorted collection, remembered (leaves and the
         move ordering ask about the same few collections again and again)."""
         points = self._scores.get(collection)
@@ -271,7 +272,7 @@ class Solver:
             points = self._scores[collection] = score(collection)
         return points
 
-    def _final(self, collections: tuple[tuple[int, ...], ...]) -> int:
+    def _final(self, collections: tuple[bytes, ...]) -> int:
         """The root player's margin over final (sorted) collections."""
         return margin_of([self._score(c) for c in collections], self._root)
 
@@ -433,7 +434,7 @@ def canonical(position: Position) -> Key:
     collection as a multiset (sorted: the scoring groups any order alike).
     Positions differing only in the order of passes or captures share it."""
     rules, board, caps, player, eliminated, captured, mode, _, _ = position
-    collections = tuple([tuple(sorted(collection)) for collection in captured])
+    collections = tuple([bytes(sorted(collection)) for collection in captured])
     return (rules, board, caps, player, tuple(sorted(eliminated)), collections, mode)
 
 
