@@ -273,10 +273,11 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "solver-root-window-one-narrow",
         "the solver's best moves",
-        "the null window testing each root move is one point too narrow: ties are not best",
+        "the null window testing each root move sits one point high: a move failing low at "
+        "exactly the margin counts as best",
         "stawvs_ap/bots/solver.py",
         "        return self._value(position, key, bound - 1, bound) >= bound\n",
-        "        return self._value(position, key, bound, bound + 1) > bound\n",
+        "        return self._value(position, key, bound, bound + 1) >= bound\n",
     ),
     Mutant(
         "solver-mtdf-steps-over-the-value",
