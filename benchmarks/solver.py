@@ -3,6 +3,7 @@
 
     python benchmarks/solver.py reach --source greedy --games 8
     python benchmarks/solver.py reach --source golden --players 2 --plies 8 12 --limit 10
+    python benchmarks/solver.py side --players 2 --plies 6 7 8 9 10 11 12 --plain-nodes 1000000
     python benchmarks/solver.py strength --games 200 --jobs 2
     python benchmarks/solver.py thrown --games 40 --jobs 2
 
@@ -15,6 +16,18 @@ position *k* plies before each game's end for each ``--plies`` k, with
 ``--limit`` seconds (default 10). It prints, per player count and k, the share proven within 2 s
 and within the limit, the median time of the proven ones, and the node rate
 (positions a second over every search).
+
+``side`` sets the solver beside a plain alpha-beta search with a table
+(:class:`PlainSearch`, written here: the core's moves in the core's order, no
+move ordering, a full window, bounds kept under the same canonical key),
+on the positions *k* plies before the end of every recorded game of
+``--source`` (``all``: the golden games, the 27 games recorded from the
+Abstract Play engine in ``fixtures/reference`` and the greedy games; every
+variant set and player count those hold). Per position it prints both
+searches' nodes and seconds; per player count and k, the share the solver
+proves within 2 s and within ``--limit`` (10 s), the share the plain search
+proves within ``--plain-nodes`` (1,000,000), and whether every position the
+plain search proved the solver proved within ``--limit``.
 
 ``strength`` plays the new ``mcts`` against the search as it was before the
 solver, ``mcts:solve=false`` (the same bot with its proofs and root solver
@@ -40,6 +53,7 @@ Nothing is written; docs/solver.md and docs/strength.md quote the figures.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import statistics
 import sys
@@ -57,9 +71,11 @@ from stawvs_ap import Position, StawvsGame, from_record, solve  # noqa: E402
 from stawvs_ap.bots import GreedyBot  # noqa: E402
 from stawvs_ap.bots.arena import play_match, summarise, wilson  # noqa: E402
 from stawvs_ap.bots.spec import BotSpec  # noqa: E402
+from stawvs_ap.core.scoring import score  # noqa: E402
 from stawvs_ap.errors import StawvsError  # noqa: E402
 
 GOLDEN = ROOT / "fixtures" / "golden"
+REFERENCE = ROOT / "fixtures" / "reference" / "games.jsonl.gz"
 VARIANT_SETS: list[list[str]] = [[], ["hey"], ["finalfree"], ["hole", "hey"]]
 NEW = "mcts:seconds=0.25"
 PREVIOUS = "mcts:seconds=0.25,solve=false"
@@ -101,6 +117,173 @@ def golden_games(players: int, games: int) -> list[tuple[str, list[Position]]]:
         if positions is not None and len(out) < games:
             out.append((path.stem, positions))
     return out
+
+
+def reference_games(players: int, games: int) -> list[tuple[str, list[Position]]]:
+    """The games recorded from the Abstract Play engine, replayed from their
+    initial state: every position of each."""
+    out = []
+    with gzip.open(REFERENCE, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            recorded = json.loads(line)
+            if recorded["numplayers"] != players or len(out) >= games:
+                continue
+            game = StawvsGame(recorded["initial"])
+            positions = [game.position]
+            for ply in recorded["plies"]:
+                game.move(ply["move"])
+                positions.append(game.position)
+            variants = "+".join(recorded["variants"]) or "default"
+            out.append((f"reference-{players}p-{variants}", positions))
+    return out
+
+
+class PlainSearch:
+    """A plain paranoid alpha-beta with a transposition table, to set the solver
+    beside: the core's moves in the core's order, each searched with the window
+    as it stands, proven bounds kept under the solver's canonical key; no move
+    ordering, no null windows, nothing else. It counts every position it
+    enters, finished ones included, and stops after ``limit`` of them."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.nodes = 0
+        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
+
+    def value(self, position: Position, root: int, alpha: int, beta: int) -> int | None:
+        """The root's margin (fail-soft), or None when the limit ran out."""
+        try:
+            return self._value(position, root, alpha, beta)
+        except _PlainOut:
+            return None
+
+    def _value(self, position: Position, root: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise _PlainOut
+        if position.is_over:
+            scores = [score(collection) for collection in position.captured]
+            return scores[root - 1] - max(s for p, s in enumerate(scores, 1) if p != root)
+        # What the rest of the game depends on: collections as multisets, passes as a set.
+        collections = tuple(tuple(sorted(collection)) for collection in position.captured)
+        key = (
+            position.rules,
+            position.board,
+            position.caps,
+            position.currplayer,
+            frozenset(position.eliminated),
+            collections,
+            position.mode,
+        )
+        lower, upper = self.table.get(key, (-PLAIN_INFINITY, PLAIN_INFINITY))
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
+        low, high = max(alpha, lower), min(beta, upper)
+        maximising = position.currplayer == root
+        best = -PLAIN_INFINITY if maximising else PLAIN_INFINITY
+        for move in position.legal_moves():
+            value = self._value(position.play(move)[0], root, low, high)
+            if maximising:
+                best = max(best, value)
+                low = max(low, value)
+            else:
+                best = min(best, value)
+                high = min(high, value)
+            if low >= high:
+                break
+        if best <= alpha:
+            upper = min(upper, best)
+        elif best >= beta:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        self.table[key] = (lower, upper)
+        return best
+
+
+class _PlainOut(Exception):
+    """The plain search's node limit ran out."""
+
+
+PLAIN_INFINITY = 10_000
+
+
+def side(
+    source: str, players: list[int], plies: list[int], limit: float, plain_nodes: int, games: int
+) -> None:
+    """The solver and the plain search side by side (see the module's docstring)."""
+    sources = {"golden": [golden_games], "reference": [reference_games]}
+    sources["greedy"] = [greedy_games]
+    sources["all"] = [golden_games, reference_games, greedy_games]
+    rows: dict[tuple[int, int], list[tuple[float | None, int | None]]] = defaultdict(list)
+    missed: list[str] = []
+    nodes = 0
+    seconds = 0.0
+    plain_nodes_all = 0
+    plain_seconds = 0.0
+    for count in players:
+        for found in sources[source]:
+            for name, positions in found(count, games):
+                for k in plies:
+                    if k >= len(positions):
+                        continue
+                    position = positions[-1 - k]
+                    solution = solve(position, seconds=limit)
+                    nodes += solution.nodes
+                    seconds += solution.seconds
+                    plain = PlainSearch(plain_nodes)
+                    started = time.perf_counter()
+                    value = plain.value(
+                        position, position.currplayer, -PLAIN_INFINITY, PLAIN_INFINITY
+                    )
+                    spent = time.perf_counter() - started
+                    plain_nodes_all += plain.nodes
+                    plain_seconds += spent
+                    if value is not None and solution.proven:
+                        assert value == solution.margin, (
+                            f"{name} k={k}: {value} != {solution.margin}"
+                        )
+                    if value is not None and not solution.proven:
+                        missed.append(f"{name} k={k}")
+                    rows[count, k].append(
+                        (
+                            solution.seconds if solution.proven else None,
+                            plain.nodes if value is not None else None,
+                        )
+                    )
+                    print(
+                        f"{name} k={k}: solver {'proven' if solution.proven else 'open'} "
+                        f"{solution.margin} in {solution.seconds:.2f} s, {solution.nodes} nodes; "
+                        f"plain {'open' if value is None else 'proven'} {value} "
+                        f"in {spent:.2f} s, {plain.nodes} nodes",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+    print(
+        f"| players | k | positions | solver ≤ 2 s | solver ≤ {limit:g} s | median s (solver) "
+        f"| plain ≤ {plain_nodes:,} nodes | plain's proven, solver ≤ {limit:g} s |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for (count, k), results in sorted(rows.items()):
+        times = [t for t, _ in results if t is not None]
+        quick = sum(1 for t in times if t <= 2.0)
+        plain_proven = [t for t, p in results if p is not None]
+        both = sum(1 for t in plain_proven if t is not None)
+        median = f"{statistics.median(times):.2f}" if times else "—"
+        total = len(results)
+        print(
+            f"| {count} | {k} | {total} | {quick}/{total} | {len(times)}/{total} | {median} "
+            f"| {len(plain_proven)}/{total} | {both}/{len(plain_proven)} |"
+        )
+    if seconds and plain_seconds:
+        print(
+            f"\nnode rate: solver {nodes / seconds:,.0f} positions a second ({nodes:,} in "
+            f"{seconds:.0f} s); plain {plain_nodes_all / plain_seconds:,.0f} "
+            f"({plain_nodes_all:,} in {plain_seconds:.0f} s)"
+        )
+    print(f"plain search proved, solver did not within {limit:g} s: {', '.join(missed) or 'none'}")
 
 
 def reach(source: str, players: list[int], plies: list[int], limit: float, games: int) -> None:
@@ -232,6 +415,13 @@ def main() -> int:
     r.add_argument("--limit", type=float, default=10.0, help="seconds a position (default 10)")
     r.add_argument("--source", choices=["golden", "greedy"], default="greedy")
     r.add_argument("--games", type=int, default=1000, help="games per player count at most")
+    b = sub.add_parser("side", help="the solver beside a plain alpha-beta with a table")
+    b.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    b.add_argument("--plies", type=int, nargs="+", default=[6, 7, 8, 9, 10, 11, 12, 14, 16, 20])
+    b.add_argument("--limit", type=float, default=10.0, help="the solver's seconds (default 10)")
+    b.add_argument("--plain-nodes", type=int, default=1_000_000, help="the plain search's limit")
+    b.add_argument("--source", choices=["golden", "reference", "greedy", "all"], default="all")
+    b.add_argument("--games", type=int, default=1000, help="games per source and player count")
     s = sub.add_parser("strength", help="the new mcts against the search before the solver")
     s.add_argument("--games", type=int, default=200)
     s.add_argument("--jobs", type=int, default=1)
@@ -242,7 +432,9 @@ def main() -> int:
     t.add_argument("--nodes", type=int, default=300_000, help="positions a proof at most")
     t.add_argument("--bot", default=PREVIOUS, help=f"the bot playing itself (default {PREVIOUS})")
     args = parser.parse_args()
-    if args.command == "reach":
+    if args.command == "side":
+        side(args.source, args.players, args.plies, args.limit, args.plain_nodes, args.games)
+    elif args.command == "reach":
         reach(args.source, args.players, args.plies, args.limit, args.games)
     elif args.command == "thrown":
         try:

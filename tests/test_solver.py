@@ -15,7 +15,7 @@ from stepping_clock import stepping_clock
 import stawvs_ap
 from stawvs_ap import Move, Position, StawvsGame
 from stawvs_ap.bots import solver as solver_module
-from stawvs_ap.bots.solver import Solution, Solver, solve
+from stawvs_ap.bots.solver import Solution, Solver, canonical, solve
 from stawvs_ap.core.pyramids import EMPTY
 from stawvs_ap.core.scoring import score
 from stawvs_ap.core.variants import rules_for
@@ -111,6 +111,20 @@ def test_every_best_move_reaches_the_value_and_no_other_does(
     assert max(values.values()) == solution.margin
 
 
+def test_no_move_short_of_the_margin_is_among_the_best() -> None:
+    # A root test whose window sits one point high takes a move that fails low at
+    # exactly the margin for one reaching it: about one position in nine of these.
+    for seed in range(30):
+        rng = random.Random(seed)
+        players = (2, 3, 4)[seed % 3]
+        position = small_endgame(rng, players, VARIANT_SETS[seed % len(VARIANT_SETS)])
+        values = {
+            m: plain_value(position.play(m)[0], position.currplayer) for m in position.legal_moves()
+        }
+        margin = max(values.values())
+        assert solve(position).best == tuple(m for m, v in values.items() if v == margin), seed
+
+
 @pytest.mark.parametrize("case", CASES[1::3], ids=case_id)
 def test_the_line_is_legal_starts_with_a_best_move_and_ends_at_the_margin(
     case: tuple[int, tuple[str, ...], Position],
@@ -140,6 +154,193 @@ def test_the_outcome_follows_the_margin() -> None:
 def test_more_values_are_the_plain_searchs(case: tuple[int, tuple[str, ...], Position]) -> None:
     _, _, position = case
     assert solve(position).margin == plain_value(position, position.currplayer)
+
+
+def wider_endgame(
+    rng: random.Random, players: int, variants: tuple[str, ...], pyramids: int
+) -> Position:
+    """A collection-phase position of ``pyramids`` pyramids (9 to 12) in a corner of
+    4×4 squares: two players have a cap there (the others' caps, and their
+    other caps, walled in on the top two ranks), some pyramids already collected,
+    maybe some players passed."""
+    rules = rules_for(players, list(variants))
+    left = rng.randrange(0, 5)
+    region = [(4 + r) * 8 + left + c for r in range(4) for c in range(4)]
+    squares = rng.sample(region, pyramids)
+    board = [EMPTY] * 64
+    caps = [0] * 64
+    for square in squares:
+        board[square] = rng.randrange(12)
+    movers = rng.sample(range(1, players + 1), 2)
+    for player, square in zip(movers, squares, strict=False):
+        caps[square] = player
+    walled = iter(range(16))
+    for player in range(1, players + 1):
+        for _ in range(rules.caps_per_player - (player in movers)):
+            square = next(walled)
+            board[square] = rng.randrange(12)
+            caps[square] = player
+    captured = [[rng.randrange(12) for _ in range(rng.randrange(5))] for _ in range(players)]
+    passed = [p for p in range(1, players + 1) if p not in movers and rng.random() < 0.5]
+    mover = rng.randrange(1, players + 1)
+    return Position.build(rules, board, caps, mover, passed, captured, "collect")
+
+
+class TooBig(Exception):
+    """The plain search met more positions than it was allowed."""
+
+
+def exact_values(position: Position, player: int, limit: int = 10**9) -> dict[Move, int]:
+    """The paranoid value for ``player`` after each legal move: plain minimax over
+    the core's moves, no pruning, each position's exact value remembered (under
+    the position with its collections sorted: scores count pyramids, not their
+    order)."""
+    known: dict[Position, int] = {}
+
+    def value(at: Position) -> int:
+        if at.is_over:
+            return plain_margin(at, player)
+        sorted_ = at.replace(captured=tuple(tuple(sorted(c)) for c in at.captured))
+        found = known.get(sorted_)
+        if found is None:
+            if len(known) >= limit:
+                raise TooBig
+            values = [value(at.play(move)[0]) for move in at.legal_moves()]
+            found = known[sorted_] = max(values) if at.currplayer == player else min(values)
+        return found
+
+    return {move: value(position.play(move)[0]) for move in position.legal_moves()}
+
+
+WIDER = [(players, variants) for players in (2, 3, 4) for variants in VARIANT_SETS]
+
+
+def wider_case(
+    players: int, variants: tuple[str, ...], seed: int, sizes: tuple[int, ...], limit: int
+) -> tuple[Position, dict[Move, int]]:
+    """The first of a seeded series of :func:`wider_endgame` positions whose plain
+    search meets at most ``limit`` positions (counted, not timed: the same
+    position every run), with its values."""
+    rng = random.Random(f"{seed}-{players}-{'+'.join(variants)}")
+    while True:
+        position = wider_endgame(rng, players, variants, rng.choice(sizes))
+        try:
+            return position, exact_values(position, position.currplayer, limit)
+        except TooBig:
+            continue
+
+
+def check_against_the_plain_search(position: Position, values: dict[Move, int]) -> None:
+    solution = solve(position)
+    margin = max(values.values())
+    assert solution.proven and solution.margin == margin
+    assert solution.best == tuple(move for move, value in values.items() if value == margin)
+
+
+def wider_id(case: tuple[int, tuple[str, ...]]) -> str:
+    return f"{case[0]}p-{'+'.join(case[1]) or 'base'}"
+
+
+@pytest.mark.parametrize("case", WIDER, ids=wider_id)
+def test_best_moves_and_margin_are_the_plain_searchs_with_nine_or_ten_pyramids(
+    case: tuple[int, tuple[str, ...]],
+) -> None:
+    position, values = wider_case(*case, seed=46, sizes=(9, 10), limit=600)
+    check_against_the_plain_search(position, values)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", WIDER[:11], ids=wider_id)  # 2 players, and 3 in part
+def test_best_moves_and_margin_are_the_plain_searchs_with_eleven_or_twelve_pyramids(
+    case: tuple[int, tuple[str, ...]],
+) -> None:
+    position, values = wider_case(*case, seed=4611, sizes=(11, 12), limit=1000)
+    check_against_the_plain_search(position, values)
+
+
+def test_positions_differing_only_in_collection_or_passing_order_share_an_entry() -> None:
+    position = wider_case(2, (), seed=46, sizes=(9,), limit=1500)[0]
+    collections = tuple(tuple(reversed(c)) for c in position.captured)
+    reordered = position.replace(captured=collections)
+    assert reordered != position
+    assert canonical(reordered) == canonical(position)
+    three = rules_for(3, [])
+    first = Position.build(three, position.board, position.caps, 1, [2, 3], [[], [], []])
+    assert canonical(first) == canonical(first.replace(eliminated=(3, 2)))
+
+
+def table_shared_by(first: Position, second: Position) -> None:
+    """One solver asked about ``first`` then ``second``: its answer for ``second``
+    is the plain search's, whatever the table kept of ``first``."""
+    solver = Solver()
+    for position in (first, second):
+        values = exact_values(position, position.currplayer)
+        solution = solver.solve(position)
+        margin = max(values.values())
+        assert solution.margin == margin
+        assert solution.best == tuple(move for move, value in values.items() if value == margin)
+
+
+def test_positions_differing_in_more_than_collection_order_have_their_own_entries() -> None:
+    position = wider_case(2, (), seed=46, sizes=(9,), limit=1500)[0].replace(
+        currplayer=1, eliminated=()
+    )
+    collections = [list(c) for c in position.captured]
+    collections[0] = [*collections[0], 4, 4]
+    position = position.replace(captured=tuple(map(tuple, collections)))
+    as_set = [*collections[0][:-1]]
+    others = [
+        position.replace(currplayer=2),
+        position.replace(eliminated=(2,)),
+        position.replace(captured=(tuple(as_set), *position.captured[1:])),
+        position.replace(rules=rules_for(2, ["finalfree"])),
+    ]
+    for other in others:
+        assert canonical(other) != canonical(position)
+
+
+def test_a_table_entry_is_not_reused_for_another_player_to_move() -> None:
+    # Player 1's margin with player 1 to move, then (the same table) with player 2 to move.
+    rng = random.Random(460)
+    differ = 0
+    for _ in range(6):
+        position = small_endgame(rng, 2, ()).replace(currplayer=1, eliminated=())
+        other = position.replace(currplayer=2)
+        solver = Solver()
+        assert solver.solve(position).margin == max(exact_values(position, 1).values())
+        solver._root = 1
+        expected = min(exact_values(other, 1).values())
+        assert solver._exact(other, canonical(other)) == expected
+        differ += expected != max(exact_values(position, 1).values())
+    assert differ
+
+
+def test_a_table_entry_is_not_reused_once_a_player_has_passed() -> None:
+    rng = random.Random(461)
+    differ = 0
+    for _ in range(6):
+        position = small_endgame(rng, 2, ()).replace(eliminated=())
+        passed = position.replace(eliminated=(position.currplayer % 2 + 1,))
+        table_shared_by(position, passed)
+        differ += solve(position).margin != solve(passed).margin
+    assert differ
+
+
+def test_a_table_entry_is_not_reused_for_a_collection_holding_one_pyramid_less() -> None:
+    rng = random.Random(462)
+    differ = 0
+    for _ in range(6):
+        position = small_endgame(rng, 2, ())
+        mover = position.currplayer
+        doubled = list(map(list, position.captured))
+        doubled[mover - 1] = [*doubled[mover - 1], 5, 5]
+        single = [list(c) for c in doubled]
+        single[mover - 1] = single[mover - 1][:-1]
+        with_pair = position.replace(captured=tuple(map(tuple, doubled)))
+        with_one = position.replace(captured=tuple(map(tuple, single)))
+        table_shared_by(with_pair, with_one)
+        differ += solve(with_pair).margin != solve(with_one).margin
+    assert differ
 
 
 def test_one_solver_keeps_the_variants_apart_in_its_table() -> None:

@@ -15,17 +15,19 @@ wherever it falls in a round, with the final captures the variants give
 already made by :meth:`Position.play <stawvs_ap.core.position.Position.play>`),
 and scores are :func:`stawvs_ap.core.scoring.score`'s. What makes it fast:
 
-* a **transposition table** keyed on the whole position (its rules, hence
-  its variants; the player to move; who has passed; the collections) and the
-  player whose margin is searched, holding proven lower and upper bounds.
-  The search always goes to the end of the game, so an entry never depends
-  on a depth and stays true for as long as the table lives; a
-  :class:`Solver` keeps its table between questions (the bots ask about
-  successive positions of one game);
+* a **transposition table** keyed on the canonical position
+  (:func:`canonical`: the rules, hence the variants; the player to move; who
+  has passed, as a set; each collection as a multiset, since the scoring
+  groups any order alike) and the player whose margin is searched, holding
+  proven lower and upper bounds and the best move found. The search always
+  goes to the end of the game, so an entry never depends on a depth and
+  stays true for as long as the table lives; a :class:`Solver` keeps its
+  table between questions (the bots ask about successive positions of one
+  game);
+* **null windows**: the root's value by MTD(f), then one null-window test a
+  root move for the set of best moves;
 * **move ordering**: the move a node's entry remembers as best first, then
-  the moves by the points their claim adds to the mover's score now (the
-  core's :func:`~stawvs_ap.core.scoring.score`), then by how often each cut
-  the search off in this question (the history heuristic).
+  the core's order (docs/solver.md has what other orderings measured).
 
 A budget of ``seconds`` and/or ``nodes`` (positions visited) is checked
 inside the search; when it runs out the answer says what was learned.
@@ -45,13 +47,13 @@ inside the search; when it runs out the answer says what was learned.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from ..core.moves import Move
 from ..core.position import Position
 from ..core.scoring import score
+from ..core.variants import Rules
 from ..errors import ErrorCode, IllegalMoveError, StawvsError, excerpt
 from ..host.game import StawvsGame
 from ..host.messages import GAME_OVER
@@ -62,6 +64,10 @@ from .options import DEFAULT_MEMORY, MAX_SECONDS, SECONDS, Option
 __all__ = ["MAX_NODES", "NODES", "Outcome", "Solution", "Solver", "solve"]
 
 Outcome = Literal["win", "shared", "loss"]
+#: A position as :func:`canonical` gives it: rules, board, caps, player to move,
+#: the players who passed (sorted), each collection (its pyramids sorted, as
+#: bytes: a third of a tuple's memory) and the mode.
+Key = tuple[Rules, bytes, bytes, int, tuple[int, ...], tuple[bytes, ...], str]
 
 #: The most positions one question may visit (about an hour of search).
 MAX_NODES: Final = 200_000_000
@@ -79,6 +85,8 @@ TABLE_ENTRY_BYTES: Final = 700
 TABLE_LIMIT: Final = (DEFAULT_MEMORY << 20) // TABLE_ENTRY_BYTES
 #: Above every margin a game can reach (60 pyramids score less than 200).
 _INFINITY: Final = 10_000
+#: Sorted collections whose score the solver remembers at most.
+_SCORES_LIMIT: Final = 100_000
 #: Nodes between two looks at the clock.
 _CLOCK_EVERY: Final = 512
 
@@ -99,9 +107,9 @@ class Solution:
       when the budget runs out while it is traced).
     * ``proven``: whether ``margin`` is exact (False: the budget ran out).
     * ``bound``: a margin the mover is proven to guarantee *at least*: equal
-      to ``margin`` when proven; otherwise the best value of the moves proven
-      before the budget ran out (``line`` then starts with such a move), or
-      None when no move was.
+      to ``margin`` when proven; otherwise the best of the exact values proven
+      for moves of the position before the budget ran out (``line`` then
+      starts with such a move), or None when no move's was.
     * ``nodes`` and ``seconds``: the positions visited and the time spent.
     """
 
@@ -135,7 +143,11 @@ def outcome_of(margin: int) -> Outcome:
 
 def final_margin(position: Position, player: int) -> int:
     """``player``'s score minus the best score of the others, as the collections stand."""
-    scores = position.scores()
+    return margin_of(position.scores(), player)
+
+
+def margin_of(scores: list[int], player: int) -> int:
+    """``player``'s score minus the best of the others' (``scores`` by player, from 1)."""
     others = [s for p, s in enumerate(scores, start=1) if p != player]
     return scores[player - 1] - max(others)
 
@@ -168,14 +180,14 @@ class Solver:
                 f"a solver's table holds a whole number of entries of at least 1, "
                 f"not {excerpt(table_limit)}",
             )
-        self._table: dict[tuple[Position, int], tuple[int, int, Move | None]] = {}
+        self._table: dict[tuple[Key, int], tuple[int, int, Move | None]] = {}
         self._table_limit = limit
         self._nodes = 0
         self._node_limit = MAX_NODES
         self._deadline = 0.0
         self._root = 1
-        #: How often each move cut the search off in this question.
-        self._cutoffs: dict[Move, int] = {}
+        #: The score of each sorted collection met (see :meth:`_score`).
+        self._scores: dict[bytes, int] = {}
 
     def forget(self) -> None:
         """Empty the transposition table."""
@@ -207,40 +219,27 @@ class Solver:
         self._node_limit = MAX_NODES if nodes is None else NODES.check(nodes)
         self._deadline = start + limit
         self._nodes = 0
-        self._cutoffs.clear()  # an ordering of this question's: answers stay reproducible
         if len(self._table) * 4 > self._table_limit * 3:
             self._table.clear()
         self._root = position.currplayer
         if position.is_over:
             margin = final_margin(position, self._root)
             return Solution(margin, outcome_of(margin), (), (), True, margin, 0, now() - start)
-        values: dict[Move, int] = {}
-        best_value = -_INFINITY
-        proven = True
         try:
-            for move in self._ordered(position):
-                after, _ = position.play(move)
-                value = self._value(after, best_value - 1, _INFINITY)
-                if value >= best_value:  # exact: above the window's floor, no ceiling
-                    values[move] = value
-                    best_value = value
+            best_value = self._exact(position, canonical(position))
+            best = tuple(
+                move
+                for move in position.legal_moves()
+                if self._reaches(*self._after(position, move), best_value)
+            )
         except _OutOfBudget:
-            proven = False
-        line: tuple[Move, ...] = ()
-        if not proven:
-            found = [m for m in position.legal_moves() if values.get(m) == best_value]
-            if found:
-                line = (found[0], *self._line(found[0], position, best_value))
-            bound = best_value if found else None
-            spent = now() - start
-            return Solution(None, None, None, line, False, bound, self._nodes, spent)
+            return self._unproven(position, start)
         if abs(best_value) >= _INFINITY:  # no game reaches it: checked positions never do
             raise StawvsError(
                 ErrorCode.BAD_POSITION,
                 "the position leads to one with no legal move that is not over: "
                 "it is not a position of a game",
             )
-        best = tuple(m for m in position.legal_moves() if values.get(m) == best_value)
         line = (best[0], *self._line(best[0], position, best_value))
         spent = now() - start
         return Solution(
@@ -256,10 +255,6 @@ class Solver:
 
     # -- the search --------------------------------------------------------------
 
-    def _cut_off(self, move: Move) -> None:
-        """Count a move that cut the search off (the history heuristic)."""
-        self._cutoffs[move] = self._cutoffs.get(move, 0) + 1
-
     def _count(self) -> None:
         if self._nodes >= self._node_limit:
             raise _OutOfBudget
@@ -267,47 +262,62 @@ class Solver:
         if not self._nodes % _CLOCK_EVERY and now() >= self._deadline:
             raise _OutOfBudget
 
-    def _ordered(self, position: Position, first: Move | None = None) -> Iterator[Move]:
-        """The legal moves, the likely best first: ``first`` (the table's), then by
-        the points the claim adds to the mover's score now, then by how often the
-        move cut the search off, ties in the engine's order."""
-        if position.must_pass():  # the one move: nothing to order (half the nodes, late)
-            yield from position.legal_moves()
-            return
-        if first is not None:
-            yield first
-        collection = position.captured[position.currplayer - 1]
-        points = score(collection)
-        gains: dict[int, int] = {}  # by pyramid kind, those the moves claim only
-        board = position.board
-        cutoffs = self._cutoffs
-        ranked: list[tuple[int, int, int, Move]] = []
-        for move in position.legal_moves():
-            if move != first:
-                target = move.target
-                gain = 0
-                if target is not None:
-                    kind = board[target]
-                    gain = gains.get(kind, -1)
-                    if gain < 0:
-                        gain = gains[kind] = score((*collection, kind)) - points
-                ranked.append((-gain, -cutoffs.get(move, 0), len(ranked), move))
-        ranked.sort()
-        for entry in ranked:
-            yield entry[3]
+    def _score(self, collection: bytes) -> int:
+        """The core's score of a sorted collection, remembered (leaves and the
+        move ordering ask about the same few collections again and again)."""
+        points = self._scores.get(collection)
+        if points is None:
+            if len(self._scores) >= _SCORES_LIMIT:
+                self._scores.clear()
+            points = self._scores[collection] = score(collection)
+        return points
 
-    def _value(self, position: Position, alpha: int, beta: int) -> int:
-        """The root player's margin after best play from ``position``, if it lies
-        strictly between ``alpha`` and ``beta``; otherwise a bound on the same side
-        (at most ``alpha``, at least ``beta``): fail-soft alpha-beta."""
+    def _final(self, collections: tuple[bytes, ...]) -> int:
+        """The root player's margin over final (sorted) collections."""
+        return margin_of([self._score(c) for c in collections], self._root)
+
+    def _unproven(self, position: Position, start: float) -> Solution:
+        """What a question whose budget ran out learned: the best of the values the
+        table holds exactly for the moves here, with a line starting with its move."""
+        values: dict[Move, int] = {}
+        for move in position.legal_moves():
+            after, key = self._after(position, move)
+            entry = None if key is None else self._table.get((key, self._root))
+            if key is None:
+                values[move] = self._margin(after)
+            elif entry is not None and entry[0] == entry[1]:
+                values[move] = entry[0]
+        line: tuple[Move, ...] = ()
+        bound = None
+        if values:
+            bound = max(values.values())
+            move = next(move for move, value in values.items() if value == bound)
+            line = (move, *self._line(move, position, bound))
+        return Solution(None, None, None, line, False, bound, self._nodes, now() - start)
+
+    def _after(self, position: Position, move: Move) -> tuple[Position, Key | None]:
+        """The position after ``move`` and its canonical key (None: the game is over)."""
+        after = position.play(move)[0]
+        return after, None if after.is_over else canonical(after)
+
+    def _margin(self, position: Position) -> int:
+        """The root player's margin in a finished game."""
+        return self._final(canonical(position)[5])
+
+    def _value(self, position: Position, key: Key, alpha: int, beta: int) -> int:
+        """The root player's margin after best play from ``position`` (not over;
+        ``key`` its :func:`canonical` form), if it lies strictly between ``alpha``
+        and ``beta``; otherwise a bound on the same side (at most ``alpha``, at
+        least ``beta``): fail-soft alpha-beta."""
         self._count()
         root = self._root
-        if position.is_over:
-            return final_margin(position, root)
-        key = (position, root)
-        entry = self._table.get(key)
-        first = None
-        if entry is not None:
+        table = self._table
+        entry_key = (key, root)
+        entry = table.get(entry_key)
+        lower, upper = -_INFINITY, _INFINITY
+        if entry is None:
+            moves = list(position.legal_moves())
+        else:
             lower, upper, first = entry
             if lower >= beta or lower == upper:
                 return lower
@@ -315,39 +325,81 @@ class Solver:
                 return upper
             alpha = max(alpha, lower)
             beta = min(beta, upper)
+            moves = list(position.legal_moves())
+            if first is not None and len(moves) > 1:  # the move that was best here first
+                moves.remove(first)
+                moves.insert(0, first)
         best_move = None
         if position.currplayer == root:  # the root player maximises the margin
             best = -_INFINITY
             floor = alpha
-            for move in self._ordered(position, first):
-                value = self._value(position.play(move)[0], floor, beta)
+            for move in moves:
+                after = position.play(move)[0]
+                child = canonical(after)
+                if after.is_over:
+                    value = self._final(child[5])
+                else:
+                    value = self._value(after, child, floor, beta)
                 if value > best:
                     best, best_move = value, move
                     if best >= beta:
-                        self._cut_off(move)
                         break
                     floor = max(floor, best)
         else:  # every other player minimises it
             best = _INFINITY
             ceiling = beta
-            for move in self._ordered(position, first):
-                value = self._value(position.play(move)[0], alpha, ceiling)
+            for move in moves:
+                after = position.play(move)[0]
+                child = canonical(after)
+                if after.is_over:
+                    value = self._final(child[5])
+                else:
+                    value = self._value(after, child, alpha, ceiling)
                 if value < best:
                     best, best_move = value, move
                     if best <= alpha:
-                        self._cut_off(move)
                         break
                     ceiling = min(ceiling, best)
-        lower, upper = (-_INFINITY, _INFINITY) if entry is None else entry[:2]
         if best <= alpha:
             upper = min(upper, best)
         elif best >= beta:
             lower = max(lower, best)
         else:
             lower = upper = best
-        if entry is not None or len(self._table) < self._table_limit:
-            self._table[key] = (lower, upper, best_move)
+        if entry is not None or len(table) < self._table_limit:
+            table[entry_key] = (lower, upper, best_move)
         return best
+
+    def _reaches(self, position: Position, key: Key | None, bound: int) -> bool:
+        """Whether the root player's margin from ``position`` (``key`` its
+        :func:`canonical` form, None when the game is over) is at least ``bound``:
+        one null-window search."""
+        if key is None:
+            return self._margin(position) >= bound
+        return self._value(position, key, bound - 1, bound) >= bound
+
+    def _exact(self, position: Position, key: Key | None) -> int:
+        """The root player's exact margin from ``position`` (``key`` as for
+        :meth:`_reaches`): MTD(f), null-window searches closing in on it from a
+        first guess (the margin the collections give now, within the table's
+        bounds). Measured on the positions of ``benchmarks/solver.py``, it
+        visits about half the positions a full window does."""
+        if key is None:
+            return self._margin(position)
+        low, high = -_INFINITY, _INFINITY
+        guess = self._final(key[5])
+        found = self._table.get((key, self._root))
+        if found is not None:
+            low, high = found[0], found[1]
+            guess = min(max(guess, low), high)
+        while low < high:
+            beta = max(guess, low + 1)
+            guess = self._value(position, key, beta - 1, beta)
+            if guess < beta:
+                high = guess
+            else:
+                low = guess
+        return low
 
     def _line(self, move: Move, position: Position, value: int) -> tuple[Move, ...]:
         """A principal variation after ``move`` from ``position``, whose value is
@@ -359,9 +411,13 @@ class Solver:
         position = position.play(move)[0]
         try:
             while not position.is_over:
-                for move in self._ordered(position):
+                for move in position.legal_moves():
                     after = position.play(move)[0]
-                    if self._value(after, value - 1, value + 1) == value:
+                    if after.is_over:
+                        found = self._margin(after)
+                    else:
+                        found = self._value(after, canonical(after), value - 1, value + 1)
+                    if found == value:
                         line.append(move)
                         position = after
                         break
@@ -370,6 +426,16 @@ class Solver:
         except _OutOfBudget:
             pass
         return tuple(line)
+
+
+def canonical(position: Position) -> Key:
+    """What the rest of a game and its final scores depend on: the rules, board,
+    caps, mode and player to move, who has passed (not in what order) and each
+    collection as a multiset (sorted: the scoring groups any order alike).
+    Positions differing only in the order of passes or captures share it."""
+    rules, board, caps, player, eliminated, captured, mode, _, _ = position
+    collections = tuple([bytes(sorted(collection)) for collection in captured])
+    return (rules, board, caps, player, tuple(sorted(eliminated)), collections, mode)
 
 
 def _position_of(position_or_game: object) -> Position:
