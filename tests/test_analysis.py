@@ -56,6 +56,7 @@ def assert_claims_are_probabilities(found: Analysis, game: StawvsGame) -> None:
 # -- lines ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [StawvsGame.new(2, seed=1), OPEN, StawvsGame.new(3, seed=2)])
 def test_lines_are_distinct_and_after_the_choice_sorted_by_share(game: StawvsGame) -> None:
     found = analyse(game, iterations=300, lines=4, seed=3)
@@ -71,6 +72,7 @@ def test_lines_are_distinct_and_after_the_choice_sorted_by_share(game: StawvsGam
             position, _ = position.play(move)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [StawvsGame.new(2, seed=1), OPEN])
 def test_the_first_line_is_the_hints_choice_at_the_same_budget(game: StawvsGame) -> None:
     hinted = MCTSBot(seed=7).analyse(game, iterations=400)
@@ -206,6 +208,7 @@ def test_the_command_line_says_each_line_and_takes_a_ply(tmp_path: Path) -> None
 # -- progress ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_progress_reports_lines_while_searching_and_never_after() -> None:
     reports: list[tuple[float, tuple[Line, ...]]] = []
     found = analyse(
@@ -222,6 +225,7 @@ def test_progress_reports_lines_while_searching_and_never_after() -> None:
     assert len(reports) == count and found.lines
 
 
+@pytest.mark.slow
 def test_the_service_sends_progress_notifications_before_its_answer() -> None:
     request = {
         "jsonrpc": "2.0",
@@ -290,6 +294,7 @@ def test_the_picture_tints_each_square_by_its_likeliest_collector() -> None:
     assert board_svg(OPEN, claims={}) == board_svg(OPEN)
 
 
+@pytest.mark.slow
 def test_svg_claims_draws_an_analysis_of_the_ply_asked(tmp_path: Path) -> None:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(golden_in_progress("2p-default-seed-1.json", 23)), "utf-8")
@@ -319,6 +324,7 @@ def test_a_losing_move_tried_again_shows_its_loss_and_the_best_move() -> None:
     assert str(verdict.best) in PROVEN.moves()
 
 
+@pytest.mark.slow
 def test_a_move_the_search_did_not_weigh_is_worth_one_less_the_replys_share() -> None:
     """With two players the tried move's share is one less the opponent's after it,
     as a review reads it: a share taken from the wrong side shows here."""

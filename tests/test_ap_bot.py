@@ -173,6 +173,7 @@ def test_a_timestamp_just_inside_the_window_is_accepted(shared: Shared) -> None:
         assert post(port, body, headers=headers, path="/")[0] == 200
 
 
+@pytest.mark.slow
 def test_a_replayed_request_gets_401_also_after_a_restart(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -367,6 +368,7 @@ def test_a_refusal_is_a_stawvs_error_with_the_code_of_what_is_wrong(shared: Shar
 # -- logs -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_log_line_is_one_line_of_json_and_none_holds_the_secret(
     ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -433,6 +435,7 @@ def test_the_bot_plays_whole_games_in_every_player_count(
 # -- the command ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_command_refuses_to_start_without_a_public_key_in_one_line(
     ap: FakeAbstractPlay, tmp_path: Path
 ) -> None:

@@ -91,6 +91,7 @@ def run_bot(ap: FakeAbstractPlay, *args: str | Path, env: dict[str, str] | None 
     return cli_process.run("ap-bot", *args, env={**cli_process.ENV, **(env or ap.environment())})
 
 
+@pytest.mark.slow
 def test_credentials_refused_stop_the_bot_at_start_in_one_line(
     ap: FakeAbstractPlay, tmp_path: Path
 ) -> None:
@@ -102,6 +103,7 @@ def test_credentials_refused_stop_the_bot_at_start_in_one_line(
     assert CLIENT_SECRET not in done.stderr and not (tmp_path / "j.sqlite3").exists()
 
 
+@pytest.mark.slow
 def test_the_environment_takes_precedence_over_the_settings_file(
     ap: FakeAbstractPlay, tmp_path: Path
 ) -> None:
@@ -116,6 +118,7 @@ def test_the_environment_takes_precedence_over_the_settings_file(
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_check_says_one_line_per_check_and_exits_0_or_2(ap: FakeAbstractPlay) -> None:
     done = run_bot(ap, "--check")
     assert done.returncode == 0, done.stderr

@@ -61,6 +61,7 @@ def test_a_redirect_is_not_followed_and_is_not_a_submission(
     assert refused[0]["status"] == 307 and "redirect" in refused[0]["why"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["query", "token"])
 def test_a_trickling_answer_is_cut_off_at_the_total_deadline(
     ap: FakeAbstractPlay, where: str
@@ -82,6 +83,7 @@ def test_a_trickling_answer_is_cut_off_at_the_total_deadline(
 # -- the journal's faults -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_locked_journal_gets_the_webhook_a_503_and_then_works(
     ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -100,6 +102,7 @@ def test_a_locked_journal_gets_the_webhook_a_503_and_then_works(
     assert all("Traceback" not in line for line in lines(caplog))
 
 
+@pytest.mark.slow
 def test_a_journal_write_that_fails_kills_no_worker_and_the_move_arrives_later(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -256,6 +259,7 @@ def test_anything_else_is_refused_in_one_line(ap: FakeAbstractPlay, key: str, sa
 # -- secrets ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_token_with_a_line_break_is_refused_and_never_logged(
     ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -297,6 +301,7 @@ def test_no_log_line_ever_holds_the_secret_even_when_the_platform_echoes_it(
 # -- what strangers can make the bot do -----------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_strangers_unsigned_requests_write_few_log_lines(
     ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -313,6 +318,7 @@ def test_a_strangers_unsigned_requests_write_few_log_lines(
     assert len(refused) == 2  # one line per kind a minute
 
 
+@pytest.mark.slow
 def test_the_bodies_in_flight_are_bounded_altogether(ap: FakeAbstractPlay, journal: Path) -> None:
     headers = (
         "POST / HTTP/1.1\r\nHost: x\r\nX-Signature: a\r\nX-Signature-Timestamp: 1\r\n"

@@ -41,6 +41,7 @@ def first_turn(ap: FakeAbstractPlay, port: int) -> None:
     ap.wait_moves(1)
 
 
+@pytest.mark.slow
 def test_a_turn_whose_webhook_never_came_is_found_by_polling(
     ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -63,6 +64,7 @@ def test_a_turn_whose_webhook_never_came_is_found_by_polling(
     assert [(e["gameid"], e["ply"]) for e in recovered] == [(GAME, 3)]
 
 
+@pytest.mark.slow
 def test_a_game_found_over_is_marked_and_polled_no_more(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -84,6 +86,7 @@ def test_a_game_found_over_is_marked_and_polled_no_more(
     assert len(ap.arrivals) == 1
 
 
+@pytest.mark.slow
 def test_a_webhook_and_a_poll_of_one_position_send_one_move(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -113,6 +116,7 @@ def test_a_webhook_and_a_poll_of_one_position_send_one_move(
     assert len(ap.arrivals) == 2 and len(calls) == 2
 
 
+@pytest.mark.slow
 def test_polling_backs_off_when_the_platform_answers_503(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -127,6 +131,7 @@ def test_polling_backs_off_when_the_platform_answers_503(
         assert keeper.rounds == 1
 
 
+@pytest.mark.slow
 def test_polling_asks_at_most_one_game_per_gap_and_plays_only_its_own_seat(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -148,6 +153,7 @@ def test_polling_asks_at_most_one_game_per_gap_and_plays_only_its_own_seat(
     assert ap.arrivals == []  # each game waits for the other seat: nothing to play
 
 
+@pytest.mark.slow
 def test_a_restart_finds_the_turns_that_came_while_the_bot_was_down(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -162,6 +168,7 @@ def test_a_restart_finds_the_turns_that_came_while_the_bot_was_down(
     assert len(ap.arrivals) == 2
 
 
+@pytest.mark.slow
 def test_a_position_put_off_is_tried_again_at_once_when_a_poll_finds_it(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -249,6 +256,7 @@ def test_a_poll_that_finds_the_game_moved_on_settles_the_positions_behind(
         bot.close(wait=2)
 
 
+@pytest.mark.slow
 def test_a_burst_of_webhooks_moves_every_game_exactly_once() -> None:
     import importlib.util
 

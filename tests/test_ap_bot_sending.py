@@ -79,6 +79,7 @@ def test_failures_are_retried_with_backoff_then_the_move_arrives(
     assert len(ap.arrivals) == 4
 
 
+@pytest.mark.slow
 def test_a_move_that_finds_no_platform_is_put_off_and_tried_again_until_it_arrives(
     ap: FakeAbstractPlay, journal: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -104,6 +105,7 @@ def test_a_refusal_other_than_401_is_not_retried(ap: FakeAbstractPlay, journal: 
     assert len(ap.arrivals) == 1
 
 
+@pytest.mark.slow
 def test_a_bot_query_that_answers_too_late_is_tried_again(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -166,6 +168,7 @@ def test_a_duplicate_of_a_position_in_progress_sends_nothing_more(
     assert len(ap.arrivals) == 1
 
 
+@pytest.mark.slow
 def test_a_position_accepted_before_a_restart_is_finished_after_it(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:
@@ -225,6 +228,7 @@ def test_the_202_arrives_within_half_a_second_while_searches_run(
         ap.wait_moves(3, timeout=15)
 
 
+@pytest.mark.slow
 def test_a_duplicate_webhook_of_a_position_put_off_tries_it_at_once(
     ap: FakeAbstractPlay, journal: Path
 ) -> None:

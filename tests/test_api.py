@@ -79,6 +79,7 @@ NEAR_PASSES = st.sampled_from(["pass", "PASS", "Pass", " pass", "pass ", "pas", 
     | NEAR_PLACEMENTS
     | NEAR_PASSES
 )
+@pytest.mark.slow
 @example("a1 b2,c3")
 @example("a1-b2 c3")
 @example("A1-B2,C3")

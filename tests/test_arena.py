@@ -63,6 +63,7 @@ def test_seats_rotate_so_every_entry_sits_everywhere_equally(players: int) -> No
     assert len(seats) == players * players
 
 
+@pytest.mark.slow
 def test_a_match_is_reproducible_and_its_results_add_up() -> None:
     lineup = FAST
     results = play_match(lineup, 6, variants=["pieces-2"], seed=4)
@@ -129,6 +130,7 @@ def test_hint_prints_the_best_move_and_candidates(state_file: Path) -> None:
     assert all(set(c) == keys for c in doc["candidates"])
 
 
+@pytest.mark.slow
 def test_arena_prints_a_table_and_a_json_report() -> None:
     done = run_cli(
         "arena",

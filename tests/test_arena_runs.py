@@ -252,10 +252,12 @@ def test_a_damaged_journal_is_refused_naming_its_line(tmp_path: Path) -> None:
         (["--jobs", "2", "--cluster", "tcp://127.0.0.1:1"], "give --jobs or --cluster"),
     ],
 )
+@pytest.mark.slow
 def test_the_arenas_arguments_have_limits(args: list[str], complaint: str) -> None:
     assert complaint in one_error(run("arena", "--quiet", *args))
 
 
+@pytest.mark.slow
 def test_arguments_refused_make_no_run_directory(tmp_path: Path) -> None:
     one_error(run("arena", "--quiet", "--jobs", "200", "--records", tmp_path / "run"))
     assert not (tmp_path / "run").exists()
@@ -309,6 +311,7 @@ def test_an_interrupted_arena_with_jobs_says_one_line_and_its_workers_nothing(
     assert 1 <= kept < 20
 
 
+@pytest.mark.slow
 def test_the_arena_works_without_dask_and_says_what_cluster_needs() -> None:
     code = (
         "import sys; sys.modules['distributed'] = None\n"

@@ -47,12 +47,14 @@ def test_a_strength_run_writes_nothing_unless_given_out(tmp_path: Path) -> None:
     assert _snapshot() == before
 
 
+@pytest.mark.slow
 def test_the_oracle_must_be_told_where_to_write() -> None:
     done = _run("decisions.py", "oracle", "--positions", "1")
     assert done.returncode == 2
     assert "oracle needs --out FILE" in done.stderr
 
 
+@pytest.mark.slow
 def test_the_reference_engine_bench_explains_itself_without_a_checkout(tmp_path: Path) -> None:
     done = _run("reference_engine.py", "--help")
     assert done.returncode == 0, done.stderr
@@ -107,12 +109,14 @@ def test_the_endgame_throw_count_prints_its_table() -> None:
     assert f"against {bot} (" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_endgame_throw_count_refuses_a_bad_bot_before_playing() -> None:
     done = _run("solver.py", "thrown", "--bot", "mcts:nope=1")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "--bot: bot mcts takes the options" in done.stderr
 
 
+@pytest.mark.slow
 def test_the_calibration_bench_writes_its_lines_and_its_plot_only_where_asked(
     tmp_path: Path,
 ) -> None:

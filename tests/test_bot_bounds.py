@@ -83,6 +83,7 @@ def bot_cases(draw: st.DrawFn) -> tuple[str, dict[str, object], StawvsGame]:
     return name, options, game
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(300))
 @given(bot_cases())
 def test_under_any_declared_option_values_every_bot_plays_legally(
@@ -104,6 +105,7 @@ def test_under_any_declared_option_values_every_bot_plays_legally(
 # -- the memory cap -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_mcts_tree_stops_growing_at_its_cap_and_the_search_goes_on() -> None:
     game = _early_collection()
     capped = MCTSBot(seed=1, memory=1)
@@ -138,6 +140,7 @@ def test_the_root_solvers_table_counts_against_the_cap_and_holds_half_of_it_at_m
     assert bot.tree_bytes() == bot._tree_bytes + bot._compost.bytes + table  # counted with the tree
 
 
+@pytest.mark.slow
 def test_a_uct_tree_stops_growing_at_its_cap() -> None:
     game = _early_collection()
     bot = UCTBot(seed=1, memory=1)
@@ -160,6 +163,7 @@ def _walk(root: Any) -> list[Any]:
     return out
 
 
+@pytest.mark.slow
 def test_the_count_of_a_kept_tree_is_exact_across_moves_reuse_and_forgetting() -> None:
     # The cap is only as good as the count: after every search the kept tree's
     # count is what its nodes hold, and the compost's what it still holds.

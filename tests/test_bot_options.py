@@ -256,6 +256,7 @@ _SPEC_TEXT = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(1500))
 @given(_SPEC_TEXT)
 def test_any_text_is_a_checked_spec_or_bad_argument(text: str) -> None:

@@ -94,6 +94,7 @@ def test_every_reference_game_rebuilds_exactly_both_ways(record: dict[str, Any])
         assert with_context.is_legal(next_move) and fetched.is_legal(next_move)
 
 
+@pytest.mark.slow
 def test_the_history_as_abstract_plays_movehistory_writes_it_replays() -> None:
     record = REFERENCE[13]
     game = StawvsGame.from_bot_payload(

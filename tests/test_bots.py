@@ -82,6 +82,7 @@ def _pass_only_game(players: int, variants: tuple[str, ...]) -> StawvsGame:
     raise AssertionError("no pass-only position found")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("label", "game"), POSITIONS, ids=[label for label, _ in POSITIONS])
 def test_every_bot_plays_a_legal_move_and_leaves_the_game_alone(
     label: str, game: StawvsGame
@@ -104,6 +105,7 @@ def test_pass_only_positions_get_pass(players: int, variants: tuple[str, ...]) -
         assert [c.move for c in bot.analyse(game, iterations=ITERATIONS)] == [PASS]
 
 
+@pytest.mark.slow
 def test_bots_play_whole_games_of_every_player_count() -> None:
     for players in PLAYERS:
         game = StawvsGame.new(players, ["pieces-2"], seed=players)
@@ -114,6 +116,7 @@ def test_bots_play_whole_games_of_every_player_count() -> None:
         assert game.winner
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make", [RandomBot, GreedyBot, MCTSBot, UCTBot])
 def test_same_seed_and_iterations_give_the_same_answers(make: type[Bot]) -> None:
     for _, game in POSITIONS[1::9]:
@@ -125,6 +128,7 @@ def test_same_seed_and_iterations_give_the_same_answers(make: type[Bot]) -> None
         )
 
 
+@pytest.mark.slow
 def test_a_sequence_of_moves_with_tree_reuse_is_reproducible() -> None:
     def play(seed: int) -> list[str]:
         game = StawvsGame.new(2, seed=3)
@@ -147,6 +151,7 @@ def _tree(bot: MCTSBot) -> Iterator[Any]:
         stack.extend(node.children)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYERS)
 def test_mcts_backs_up_the_best_childs_values_for_the_player_to_move(players: int) -> None:
     # Implicit minimax (max-n): a node with children is worth what its best child

@@ -63,6 +63,7 @@ def test_the_shares_of_a_fixed_sample_of_self_play_positions_are_calibrated() ->
     assert expected_calibration_error(shown) <= QUICK_BOUND < expected_calibration_error(raw)
 
 
+@pytest.mark.slow
 def test_mcts_shows_its_search_value_through_the_map() -> None:
     replayed = [item for item in sample() if "moves" in item]
     assert len(replayed) == 8

@@ -147,6 +147,7 @@ def test_version_prints_the_package_version() -> None:
     assert ok("--version") == f"stawvs-ap {__version__}\n"
 
 
+@pytest.mark.slow
 def test_python_m_stawvs_ap_runs_the_command_line_in_a_process_of_its_own() -> None:
     done = cli_process.run("--version")
     assert (done.returncode, done.stdout, done.stderr) == (0, f"stawvs-ap {__version__}\n", "")
@@ -292,6 +293,7 @@ def test_broken_record_is_refused(tmp_path: Path) -> None:
 # -- bots finish a game, and the service's help -------------------------------------
 
 
+@pytest.mark.slow
 def test_selfplay_finishes_the_game_of_a_state_file_in_place(started: Path) -> None:
     game = StawvsGame(started.read_text())
     game.move(game.moves()[5])
@@ -323,6 +325,7 @@ def test_bots_play_on_from_the_record_of_a_game_in_progress(tmp_path: Path) -> N
     assert game.gameover and game.move_history()[:10] == record["moves"]
 
 
+@pytest.mark.slow
 def test_a_record_without_its_board_is_read_with_initial_by_every_command(
     tmp_path: Path,
 ) -> None:

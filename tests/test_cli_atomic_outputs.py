@@ -16,6 +16,7 @@ from stawvs_ap.cli import safe_io
 from stawvs_ap.cli.safe_io import FileError, Interrupted, Transaction, interrupts_raise
 
 
+@pytest.mark.slow
 def test_all_outputs_are_written_together(tmp_path: Path) -> None:
     record = record_file(tmp_path)
     out_dir = tmp_path / "out"
@@ -33,6 +34,7 @@ def test_all_outputs_are_written_together(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: signal.Signals(s).name
 )
+@pytest.mark.slow
 def test_an_interrupt_removes_every_temporary_file(tmp_path: Path, signum: int) -> None:
     """The command waits on standard input after making its temporary files."""
     svg, render = tmp_path / "o.svg", tmp_path / "o.json"

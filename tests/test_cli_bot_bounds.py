@@ -46,6 +46,7 @@ def _play_from(path: str) -> tuple[int, str, str, int]:
     return os.waitstatus_to_exitcode(status), err, out, usage.ru_maxrss
 
 
+@pytest.mark.slow
 def test_play_on_an_endless_line_gives_up_in_bounded_memory() -> None:
     status, err, out, peak = _play_from("/dev/zero")
     assert status == 2
@@ -57,6 +58,7 @@ def test_play_on_an_endless_line_gives_up_in_bounded_memory() -> None:
     assert peak - baseline < 16 * 1024, (peak, baseline)  # KiB
 
 
+@pytest.mark.slow
 def test_a_long_line_is_refused_skipped_and_echoed_short() -> None:
     typed = "x" * (MAX_LINE * 5) + "\nd5\nquit\n"
     done = run(*PLAY, stdin=typed)
@@ -67,6 +69,7 @@ def test_a_long_line_is_refused_skipped_and_echoed_short() -> None:
     assert "Bye." in done.stdout
 
 
+@pytest.mark.slow
 def test_invalid_utf8_bytes_read_as_replacement_characters() -> None:
     proc = subprocess.Popen(
         [*command(), *PLAY],
@@ -91,6 +94,7 @@ def test_echoes_and_messages_show_a_short_printable_excerpt() -> None:
 # -- play: output ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_play_with_standard_output_closed_is_one_line() -> None:
     proc = start(*PLAY, stdin=subprocess.PIPE)
     assert proc.stdout is not None and proc.stdin is not None
@@ -100,6 +104,7 @@ def test_play_with_standard_output_closed_is_one_line() -> None:
     assert err == "stawvs-ap: error: cannot write to standard output: Broken pipe\n"
 
 
+@pytest.mark.slow
 def test_play_into_a_full_disk_is_one_line() -> None:
     with open("/dev/full", "w", encoding="utf-8") as full:
         proc = start(*PLAY, stdin=subprocess.DEVNULL, stdout=full)
@@ -108,6 +113,7 @@ def test_play_into_a_full_disk_is_one_line() -> None:
     assert err == "stawvs-ap: error: cannot write to standard output: No space left on device\n"
 
 
+@pytest.mark.slow
 def test_play_with_standard_input_closed_says_bye() -> None:
     done = subprocess.run(
         [*command(), *PLAY],
@@ -126,6 +132,7 @@ def test_play_with_standard_input_closed_says_bye() -> None:
 # -- hint and bad arguments -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hint_searches_with_the_specs_budget(state_file: Path) -> None:
     def visits(*args: str) -> int:
         done = run("hint", state_file, "--json", "--top", "10000", "--seed", "1", *args)
@@ -154,6 +161,7 @@ def test_hint_searches_with_the_specs_budget(state_file: Path) -> None:
         3,
     ),
 )
+@pytest.mark.slow
 def test_bad_hint_arguments_are_one_line(state_file: Path, args: list[str], words: str) -> None:
     assert words in one_error(run("hint", state_file, *args))
 
@@ -161,6 +169,7 @@ def test_bad_hint_arguments_are_one_line(state_file: Path, args: list[str], word
 @pytest.mark.parametrize(
     "spec", ["mcts:seconds=1e300", "mcts:iterations=100000000000000", "mcts:samples=2000"]
 )
+@pytest.mark.slow
 def test_play_refuses_specs_beyond_their_ranges(spec: str) -> None:
     assert "must be" in one_error(run("play", "--bot", spec))
 

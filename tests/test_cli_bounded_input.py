@@ -49,6 +49,7 @@ def huge_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_dev_zero_is_refused_after_the_limit(baseline_kib: int) -> None:
     line, peak = peak_memory_kib("moves", "/dev/zero")
     assert line == (
@@ -58,12 +59,14 @@ def test_dev_zero_is_refused_after_the_limit(baseline_kib: int) -> None:
     assert peak - baseline_kib < 4 * MAX_STATE_BYTES // 1024, (peak, baseline_kib)
 
 
+@pytest.mark.slow
 def test_endless_standard_input_is_refused_after_the_limit(baseline_kib: int) -> None:
     line, peak = peak_memory_kib("show", "-", stdin=Path("/dev/zero"))
     assert "cannot read state standard input: it is larger than" in line
     assert peak - baseline_kib < 4 * MAX_STATE_BYTES // 1024, (peak, baseline_kib)
 
 
+@pytest.mark.slow
 def test_a_50_mb_file_costs_no_more_memory_than_the_limit(
     huge_file: Path, baseline_kib: int
 ) -> None:
@@ -72,6 +75,7 @@ def test_a_50_mb_file_costs_no_more_memory_than_the_limit(
     assert peak - baseline_kib < 4 * MAX_STATE_BYTES // 1024, (peak, baseline_kib)
 
 
+@pytest.mark.slow
 def test_records_and_initial_states_have_the_same_limit(huge_file: Path, tmp_path: Path) -> None:
     assert "cannot read record" in one_error(run("replay", huge_file))
     state = tmp_path / "state.json"
@@ -81,6 +85,7 @@ def test_records_and_initial_states_have_the_same_limit(huge_file: Path, tmp_pat
     assert "cannot read initial state" in one_error(run("replay", record, "--initial", "/dev/zero"))
 
 
+@pytest.mark.slow
 def test_a_state_of_exactly_the_limit_is_read(tmp_path: Path) -> None:
     """The limit is the loader's own: one byte past it is what gets refused."""
     state = new_state()
@@ -92,12 +97,14 @@ def test_a_state_of_exactly_the_limit_is_read(tmp_path: Path) -> None:
     assert "larger than" in one_error(run("moves", over))
 
 
+@pytest.mark.slow
 def test_a_record_nested_too_deeply_is_one_line(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000, encoding="utf-8")
     assert "is nested too deeply" in one_error(run("replay", deep))
 
 
+@pytest.mark.slow
 def test_a_record_with_a_number_too_long_for_python_is_one_line(tmp_path: Path) -> None:
     long = tmp_path / "long.json"
     long.write_text('{"header": {}, "moves": ' + "1" * 5000 + "}", encoding="utf-8")

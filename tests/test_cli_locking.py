@@ -64,6 +64,7 @@ def test_concurrent_moves_on_one_file_are_never_lost(tmp_path: Path) -> None:
     assert outcomes == {"both": ROUNDS // 2, "refused": ROUNDS // 2}
 
 
+@pytest.mark.slow
 def test_a_waiter_whose_file_was_replaced_reads_the_new_one(tmp_path: Path) -> None:
     """The lock belongs to the old file once an update renames a new one over it."""
     path = tmp_path / "game.json"
@@ -84,6 +85,7 @@ def test_a_waiter_whose_file_was_replaced_reads_the_new_one(tmp_path: Path) -> N
     assert plies(path) == ["b7", "c6"]
 
 
+@pytest.mark.slow
 def test_an_interrupt_while_waiting_for_the_lock_leaves_the_file(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     before = new_state()
@@ -101,6 +103,7 @@ def test_an_interrupt_while_waiting_for_the_lock_leaves_the_file(tmp_path: Path)
     assert temporaries(tmp_path) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spelling", ["same", "dot-slash", "symlink", "stdin"])
 def test_the_lock_is_taken_whatever_the_spelling_of_the_path(tmp_path: Path, spelling: str) -> None:
     path = tmp_path / "game.json"
@@ -125,6 +128,7 @@ def test_the_lock_is_taken_whatever_the_spelling_of_the_path(tmp_path: Path, spe
     assert plies(path) == ["b7"]
 
 
+@pytest.mark.slow
 def test_standard_input_replaced_while_waiting_is_refused(tmp_path: Path) -> None:
     """Read from standard input, the old file cannot be opened again: no move is made."""
     path = tmp_path / "game.json"

@@ -31,6 +31,7 @@ def run_into(
 @pytest.mark.parametrize(
     "args", [["info"], ["--version"], ["--help"], ["new", "--players", "2"]], ids=lambda a: a[0]
 )
+@pytest.mark.slow
 def test_a_full_disk_on_standard_output_is_one_line_and_status_2(
     args: list[str], buffering: str
 ) -> None:
@@ -47,12 +48,14 @@ def closed_pipe(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(proc.args, proc.returncode, "", err)
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_on_standard_output_is_one_line_without_traceback() -> None:
     done = closed_pipe("info")
     assert "Exception ignored" not in done.stderr
     assert one_error(done) == "stawvs-ap: error: cannot write to standard output: Broken pipe"
 
 
+@pytest.mark.slow
 def test_files_are_not_written_when_standard_output_fails(tmp_path: Path) -> None:
     record = record_file(tmp_path)
     svg, render = tmp_path / "board.svg", tmp_path / "board.json"
@@ -66,6 +69,7 @@ def test_files_are_not_written_when_standard_output_fails(tmp_path: Path) -> Non
         assert temporaries(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_file_that_cannot_be_written_in_full_changes_nothing(tmp_path: Path) -> None:
     """A file size limit (RLIMIT_FSIZE) makes writing fail halfway, like a full disk."""
     state = tmp_path / "state.json"

@@ -106,6 +106,7 @@ def test_replacing_a_file_keeps_its_permission_bits(state: Path, tmp_path: Path)
     assert stat.S_IMODE(other.stat().st_mode) == 0o640
 
 
+@pytest.mark.slow
 def test_a_new_file_gets_the_umask_mode(state: Path, tmp_path: Path) -> None:
     target = tmp_path / "board.svg"
     assert cli_process.run("svg", state, "-o", target, umask=0o027).returncode == 0

@@ -171,6 +171,7 @@ def test_a_state_written_with_a_byte_order_mark_is_read_as_other_commands_read_i
     assert answer(marked) == answer(endgame)
 
 
+@pytest.mark.slow
 def test_a_node_budget_alone_is_said_as_positions_and_repeats(
     capsys: pytest.CaptureFixture[str], early: Path
 ) -> None:

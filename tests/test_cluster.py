@@ -119,6 +119,7 @@ def test_a_match_on_the_cluster_gives_the_same_games_and_report_as_here(
         assert replayed.position.scores() == game["scores"]
 
 
+@pytest.mark.slow
 def test_the_cluster_listens_and_connects_on_loopback_only(cluster: LoopbackCluster) -> None:
     with Cluster(cluster.address) as runner:  # a run, so that the workers have talked
         play_match([BotSpec.parse("greedy:iterations=5")] * 2, 2, runner=runner)

@@ -82,6 +82,7 @@ def peer(greeting: bytes) -> Iterator[str]:
     ],
     ids=["a 1.5 GB frame", "a web server", "another protocol", "a silent listener"],
 )
+@pytest.mark.slow
 def test_a_peer_that_is_not_a_dask_scheduler_is_refused_in_one_line(
     greeting: bytes, complaint: str
 ) -> None:
@@ -111,6 +112,7 @@ def test_a_tcp_address_gives_its_host_and_port() -> None:
     assert cluster_address("tcp://sched.example:65535") == ("sched.example", 65535)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["review", "arena"])
 @pytest.mark.parametrize("address", ["inproc://x", "tls://127.0.0.1:8786"])
 def test_the_command_line_refuses_another_transport_in_one_line_quickly(

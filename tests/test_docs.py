@@ -116,6 +116,7 @@ def _printed_tables() -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_the_strength_and_balance_tables_are_those_strength_py_prints() -> None:
     printed = _printed_tables()
     for page in ("strength.md", "balance.md"):

@@ -196,6 +196,7 @@ def test_the_node_example_engine_plays_by_the_protocol(tmp_path: Path) -> None:
         3,
     ),
 )
+@pytest.mark.slow
 def test_an_engine_that_breaks_the_protocol_loses_the_game(
     engines: Engines, behaviour: str, kind: str, reason: str
 ) -> None:
@@ -227,11 +228,13 @@ def test_a_late_engine_loses_when_its_time_runs_out_not_before(engines: Engines)
     bot.close()
 
 
+@pytest.mark.slow
 def test_an_engine_that_turns_late_mid_game_loses_then(engines: Engines) -> None:
     result = play_game([engines.spec("later"), BotSpec.parse("random")], [], "engines", 0)
     assert result.ending == "timeout" and result.moves[0] == 1
 
 
+@pytest.mark.slow
 def test_an_engine_that_ignores_quit_and_sigterm_is_killed(engines: Engines) -> None:
     started = time.monotonic()
     result = play_game([engines.spec("stubborn"), BotSpec.parse("random")], [], "engines", 0)
@@ -253,6 +256,7 @@ def test_a_child_that_left_the_engines_session_goes_with_it(engines: Engines) ->
     assert len(engines.pids()) == 2 and not engines.alive()
 
 
+@pytest.mark.slow
 def test_an_error_in_the_caller_stops_the_engine(engines: Engines) -> None:
     bot = engines.spec("good").make(1)
     game = StawvsGame.new(2, seed=1)
@@ -336,6 +340,7 @@ def test_the_arena_reports_the_engines_failures(engines: Engines) -> None:
 @pytest.mark.parametrize(
     ("behaviour", "ending"), thinned_cases([("crash", "forfeit"), ("silent", "timeout")], 2)
 )
+@pytest.mark.slow
 def test_a_lost_engines_games_are_kept_as_records_that_replay(
     engines: Engines, tmp_path: Path, behaviour: str, ending: str
 ) -> None:
@@ -368,6 +373,7 @@ def test_hint_from_a_failing_engine_is_one_line_and_status_2(
     assert done.stderr.count("\n") == 1 and "no answer within" in done.stderr
 
 
+@pytest.mark.slow
 def test_hint_from_an_engine_without_analyse_shows_its_choice(
     engines: Engines, tmp_path: Path
 ) -> None:
@@ -378,6 +384,7 @@ def test_hint_from_an_engine_without_analyse_shows_its_choice(
     assert json.loads(done.stdout)["best"] == StawvsGame.new(2, seed=1).moves()[0]
 
 
+@pytest.mark.slow
 def test_hint_shows_the_analysis_of_an_engine_that_has_one(
     engines: Engines, tmp_path: Path
 ) -> None:
@@ -390,6 +397,7 @@ def test_hint_shows_the_analysis_of_an_engine_that_has_one(
     assert [c["visits"] for c in candidates] == [9, 8, 7]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", thinned(["2", "1"], 2))
 def test_an_interrupted_arena_leaves_no_engine_behind(engines: Engines, jobs: str) -> None:
     # Ctrl-C in a terminal interrupts the arena's whole process group (its workers

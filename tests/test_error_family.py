@@ -291,6 +291,7 @@ def test_every_error_a_module_raises_is_a_stawvs_error(name: str) -> None:
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow
 def test_every_allowance_is_used_and_says_why() -> None:
     used: set[tuple[str, str, str]] = set()
     for name in MODULES:

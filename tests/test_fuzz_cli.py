@@ -117,6 +117,7 @@ _FUZZ_SETTINGS = settings(
     st.lists(WORDS, max_size=3),
     st.booleans(),
 )
+@pytest.mark.slow
 def test_a_hostile_state_file_fails_cleanly(
     tmp_path_factory, capsys, content, command, extra, keep_old
 ):
@@ -166,6 +167,7 @@ def test_a_hostile_move_fails_cleanly_and_leaves_the_state_file(tmp_path_factory
 @pytest.mark.parametrize(
     "content", [b"\xff\xfe", b"{", b"[" * 100_000], ids=["not-utf8", "cut-short", "too-deep"]
 )
+@pytest.mark.slow
 def test_the_real_process_exits_2_with_one_line(tmp_path, content):
     source, output = tmp_path / "in.json", tmp_path / "out.json"
     source.write_bytes(content)

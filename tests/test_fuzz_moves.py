@@ -81,6 +81,7 @@ def _check_move_door(game: StawvsGame, text: object) -> None:
     assert game.serialize() == before
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(1500))
 @given(st.sampled_from(range(len(SAMPLES))), ANY_TEXT)
 @example(0, "\x00")
@@ -106,6 +107,7 @@ def near_misses(draw: st.DrawFn) -> tuple[int, str]:
     return which, base[:i] + ch + base[i + 1 :]
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(1500))
 @given(near_misses())
 def test_a_near_miss_of_a_legal_move_gets_a_verdict_and_changes_nothing(case):
@@ -167,6 +169,7 @@ COORDINATE = st.one_of(
     COORDINATE,
     COORDINATE,
 )
+@pytest.mark.slow
 def test_a_hostile_click_never_raises_and_changes_nothing(which, move, row, col):
     game = SAMPLES[which].clone()
     before = game.serialize()

@@ -298,6 +298,7 @@ BROKEN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", h.thinned(list(BROKEN), 3))
 def test_a_broken_state_is_refused_saying_what_is_wrong(damage):
     change, words = BROKEN[damage]

@@ -60,6 +60,7 @@ def test_golden_game_regenerates_byte_for_byte(spec: GoldenSpec) -> None:
     assert fixture_text(play_golden(spec)) == text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref", thinned(games(), 3, game_id))
 def test_reference_game_replays_as_recorded(ref: dict[str, Any]) -> None:
     assert check_reference_game(ref) == []

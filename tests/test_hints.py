@@ -33,6 +33,7 @@ def collecting(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["mcts:iterations=300", "uct:iterations=300", "greedy", "random"])
 def test_every_bot_hints_its_choice_first_then_shares_with_the_lead_beside_them(
     collecting: Path, spec: str

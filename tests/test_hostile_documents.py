@@ -88,6 +88,7 @@ def test_an_oversized_parsed_state_is_refused_by_counting(damage: str) -> None:
         assert words in refused.value.message
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("models_never_read")
 @pytest.mark.parametrize("damage", list(DAMAGE))
 def test_an_oversized_state_as_text_is_refused_by_counting(damage: str) -> None:

@@ -325,6 +325,7 @@ def test_a_fault_outside_the_methods_is_a_bare_500(monkeypatch: pytest.MonkeyPat
     ),
     st.sampled_from(["application/json", "application/json; charset=utf-8", "text/plain"]),
 )
+@pytest.mark.slow
 def test_any_body_gets_a_json_answer_or_nothing_and_never_a_traceback(
     body: bytes, kind: str
 ) -> None:
@@ -416,6 +417,7 @@ def _started(*args: str) -> tuple[subprocess.Popen[str], str]:
     ("args", "path"),
     [(["serve", "--http", "127.0.0.1:0"], "/rpc"), (["playground", "--port", "0"], "/")],
 )
+@pytest.mark.slow
 def test_the_commands_serve_on_loopback_until_interrupted(args: list[str], path: str) -> None:
     process, line = _started(*args)
     try:
@@ -443,6 +445,7 @@ def _run(*args: str, given: str | None = None) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_one_line_and_status_2() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -470,6 +473,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["serve", "--http", "127.0.0.1:0"], ["playground"]])
 def test_without_the_web_extra_the_web_commands_say_what_to_install(args: list[str]) -> None:
     done = _run("-c", WITHOUT_WEB, *args)
@@ -479,6 +483,7 @@ def test_without_the_web_extra_the_web_commands_say_what_to_install(args: list[s
     )
 
 
+@pytest.mark.slow
 def test_without_the_web_extra_everything_else_works() -> None:
     state = state_after(4)
     line = json.dumps(

@@ -116,6 +116,7 @@ def open_idle(port: int, count: int, stack: ExitStack) -> list[socket.socket]:
     return sockets
 
 
+@pytest.mark.slow
 def test_a_real_request_is_answered_within_2_s_while_200_idle_connections_are_open() -> None:
     with serving() as port, ExitStack() as stack:
         open_idle(port, 200, stack)
@@ -126,6 +127,7 @@ def test_a_real_request_is_answered_within_2_s_while_200_idle_connections_are_op
     assert seconds < 2
 
 
+@pytest.mark.slow
 def test_past_the_connection_cap_the_connection_waiting_longest_is_closed() -> None:
     with serving(HttpLimits(connections=8)) as port, ExitStack() as stack:
         idle = open_idle(port, 8, stack)
@@ -146,6 +148,7 @@ def test_past_the_connection_cap_the_connection_waiting_longest_is_closed() -> N
     ],
     ids=["nothing", "half a head", "part of a body"],
 )
+@pytest.mark.slow
 def test_a_connection_that_never_finishes_its_request_is_closed(sent: bytes) -> None:
     with serving(HttpLimits(request_seconds=0.3)) as port, connect(port) as sock:
         sock.sendall(sent)
@@ -154,6 +157,7 @@ def test_a_connection_that_never_finishes_its_request_is_closed(sent: bytes) -> 
         assert time.monotonic() - start < 2
 
 
+@pytest.mark.slow
 def test_a_connection_that_sends_a_byte_after_an_answer_and_stops_is_closed() -> None:
     limits = HttpLimits(request_seconds=0.3, keep_alive_seconds=60)
     with serving(limits) as port, connect(port) as sock:
@@ -163,6 +167,7 @@ def test_a_connection_that_sends_a_byte_after_an_answer_and_stops_is_closed() ->
         assert closed_within(sock, 3)
 
 
+@pytest.mark.slow
 def test_a_request_being_answered_outlives_the_request_deadline() -> None:
     from service_support import state_after
 
@@ -317,6 +322,7 @@ def test_a_take_that_waits_gets_its_room_when_it_is_given_back() -> None:
     assert asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_past_the_budget_a_large_body_waits_then_gets_503_once_it_is_sent() -> None:
     assert BODY > SMALL_BODY_BYTES
     body = b"[" + b" " * (4 * 1024 * 1024) + b"]"  # more than the sockets' buffers hold
@@ -333,6 +339,7 @@ def test_past_the_budget_a_large_body_waits_then_gets_503_once_it_is_sent() -> N
         assert time.monotonic() - start < 3
 
 
+@pytest.mark.slow
 def test_while_large_bodies_fill_the_budget_a_small_request_is_answered() -> None:
     with serving(BUDGET) as port, ExitStack() as stack:
         stall(port, 32, stack)
@@ -342,6 +349,7 @@ def test_while_large_bodies_fill_the_budget_a_small_request_is_answered() -> Non
         assert seconds < 2
 
 
+@pytest.mark.slow
 def test_a_large_body_gets_its_turn_when_a_stalled_one_is_closed() -> None:
     limits = HttpLimits(bodies_bytes=4 * BODY, body_wait_seconds=5)
     with serving(limits) as port, ExitStack() as stack:
@@ -354,6 +362,7 @@ def test_a_large_body_gets_its_turn_when_a_stalled_one_is_closed() -> None:
         assert 0.4 < time.monotonic() - start < 4
 
 
+@pytest.mark.slow
 def test_stalled_bodies_are_closed_with_their_connections_and_free_the_budget() -> None:
     limits = HttpLimits(bodies_bytes=4 * BODY, body_wait_seconds=0.5, request_seconds=1)
     with serving(limits) as port, ExitStack() as stack:

@@ -45,6 +45,7 @@ def _caps_each(game: StawvsGame) -> int:
 # -- nothing is lost ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(500))
 @given(h.random_games())
 def test_the_60_pyramids_are_conserved_at_every_ply(case):
@@ -70,6 +71,7 @@ def test_the_60_pyramids_are_conserved_at_every_ply(case):
             assert ghosts == game.numplayers * _caps_each(game)
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(200))
 @given(h.random_games())
 def test_a_finished_game_keeps_the_caps_pyramids_on_the_board_only_with_finalfree(case):
@@ -92,6 +94,7 @@ def _own_caps(game: StawvsGame) -> list[str]:
     return [name for name, cell in top["board"]["value"] if cell[1:] == [game.currplayer]]
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(80))
 @given(h.random_games(max_plies=90))
 def test_moves_are_exactly_the_complete_moves_validate_move_accepts(case):
@@ -171,6 +174,7 @@ def hostile_moves(draw: st.DrawFn, game: StawvsGame) -> str:
     return base[:i] + ch + base[i + 1 :]
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(300))
 @given(h.random_games(), st.data())
 def test_a_refused_move_leaves_the_state_byte_identical(case, data):
@@ -204,6 +208,7 @@ def test_a_partial_move_never_changes_the_stack(case, data):
 # -- states survive the round trip, undo and load --------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(150))
 @given(h.random_games(), st.sampled_from((None, *ENDINGS)))
 def test_a_state_reloads_to_the_same_bytes(case, ending):
@@ -215,6 +220,7 @@ def test_a_state_reloads_to_the_same_bytes(case, ending):
     assert StawvsGame(serialized.encode()).serialize() == serialized
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(800))
 @given(h.random_games(), st.sampled_from((None, *ENDINGS)))
 def test_undo_after_a_move_restores_the_state_exactly(case, ending):
@@ -232,6 +238,7 @@ def test_undo_after_a_move_restores_the_state_exactly(case, ending):
     assert not game.gameover
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(300))
 @given(h.random_games(), st.integers(0, 10_000), st.integers(0, 30))
 def test_load_then_continuing_equals_replaying_the_first_moves(case, pick, more):
@@ -266,6 +273,7 @@ def _exit_marks(rendered: dict) -> dict:
 # -- scores ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(250))
 @given(h.random_games())
 def test_the_score_is_the_best_grouping_into_trees(case):
@@ -284,6 +292,7 @@ def test_the_score_is_the_best_grouping_into_trees(case):
 _PYRAMID = st.tuples(st.sampled_from(("PI", "BL", "GR", "OR")), st.integers(1, 3))
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(2000))
 @given(st.lists(_PYRAMID, max_size=18))
 def test_the_scoring_of_any_collection_is_the_best_grouping(collection):
@@ -293,6 +302,7 @@ def test_the_scoring_of_any_collection_is_the_best_grouping(collection):
     assert score(codes) == h.brute_force_score(collection)
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(1000))
 @given(st.lists(_PYRAMID, max_size=60))
 def test_the_grouping_shown_scores_what_the_score_says(collection):
@@ -316,6 +326,7 @@ def test_the_ply_bound_is_what_the_pyramids_allow(numplayers, caps_each):
     assert h.ply_bound(numplayers, caps_each) == placements + numplayers * (61 - placements)
 
 
+@pytest.mark.slow
 @settings(max_examples=h.scaled(500))
 @given(h.random_games(max_plies=0))
 def test_every_game_ends_within_the_ply_bound(case):

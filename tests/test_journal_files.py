@@ -51,6 +51,7 @@ def test_a_journal_that_is_a_symbolic_link_is_refused_and_its_target_left_alone(
     assert target.read_bytes() == b"a first line without its newline"
 
 
+@pytest.mark.slow
 def test_the_command_refuses_a_symbolic_link_in_one_line(tmp_path: Path) -> None:
     target = tmp_path / "precious.txt"
     target.write_bytes(b"keep me")
@@ -106,6 +107,7 @@ def test_a_header_of_another_match_cut_short_is_refused_and_left_as_it_is(tmp_pa
     assert (tmp_path / JOURNAL).read_bytes() == other[:-3]
 
 
+@pytest.mark.slow
 @EVERY_FEW_BYTES
 def test_a_result_line_cut_short_at_any_byte_is_marked_and_its_game_played_again(
     tmp_path: Path, stride: int
@@ -122,6 +124,7 @@ def test_a_result_line_cut_short_at_any_byte_is_marked_and_its_game_played_again
         assert _resumed(directory, 3) == [0, 1, 2]  # and the repaired journal reads again
 
 
+@pytest.mark.slow
 def test_a_mark_cut_short_at_any_byte_is_completed(tmp_path: Path) -> None:
     # Its newline alone would leave a whole line that is not JSON, which is refused
     # as damage: the mark goes in one write, so only a power cut could split it.

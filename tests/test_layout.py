@@ -249,6 +249,7 @@ def test_below_the_pictures_only_a_picture_asked_for_imports_them() -> None:
     }
 
 
+@pytest.mark.slow
 def test_making_and_playing_a_game_imports_no_picture() -> None:
     code = (
         "import sys\n"
@@ -307,6 +308,7 @@ def loaded_by(code: str) -> list[str]:
     return [name for name in done.stdout.split() if name.split(".")[0] == "stawvs_ap"]
 
 
+@pytest.mark.slow
 def test_importing_the_package_loads_the_engine_alone() -> None:
     loaded = loaded_by("import stawvs_ap")
     beyond = [
@@ -316,6 +318,7 @@ def test_importing_the_package_loads_the_engine_alone() -> None:
     assert "stawvs_ap.host.game" in loaded
 
 
+@pytest.mark.slow
 def test_the_solver_and_the_review_load_when_first_asked_for() -> None:
     loaded = loaded_by(
         "import stawvs_ap\n"

@@ -132,6 +132,7 @@ HISTORY_SETTINGS = settings(
 @pytest.mark.parametrize(
     ("numplayers", "variants"), [(2, ()), (3, ("hole", "hey")), (4, ("random", "pieces-2"))]
 )
+@pytest.mark.slow
 def test_states_this_engine_writes_take_the_fast_path(
     numplayers: int, variants: tuple[str, ...]
 ) -> None:
@@ -152,6 +153,7 @@ def test_states_this_engine_writes_take_the_fast_path(
     st.integers(1, 120),
     st.data(),
 )
+@pytest.mark.slow
 def test_text_and_dict_loading_agree_on_damaged_histories(
     numplayers: int, variants: tuple[str, ...], seed: int, plies: int, data: st.DataObject
 ) -> None:
@@ -310,6 +312,7 @@ KINDS = [
 @pytest.mark.parametrize(
     ("numplayers", "variants", "kind"), KINDS, ids=[k[2].replace(" ", "-") for k in KINDS]
 )
+@pytest.mark.slow
 def test_a_consistent_history_with_an_illegal_move_is_refused_both_ways(
     numplayers: int, variants: tuple[str, ...], kind: str
 ) -> None:

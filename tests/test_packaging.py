@@ -14,6 +14,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import stawvs_ap
 from stawvs_ap import StawvsError, StawvsGame, schemas
 
@@ -118,6 +120,7 @@ def _requirement_name(requirement: str) -> str:
     return re.sub(r"[-_.]+", "-", name.group(0)).lower()
 
 
+@pytest.mark.slow
 def test_the_run_time_dependencies_are_exactly_what_the_package_imports() -> None:
     package = Path(str(importlib.resources.files("stawvs_ap")))
     third_party = {

@@ -102,6 +102,7 @@ def _open(terminals: list[Terminal], *args: str, cwd: Path, colour: bool = False
     return terminal
 
 
+@pytest.mark.slow
 def test_tab_completes_legal_moves_and_commands_and_up_recalls_a_line(
     terminals: list[Terminal], tmp_path: Path
 ) -> None:
@@ -160,6 +161,7 @@ def _must_pass_next(players: int = 2) -> tuple[StawvsGame, int]:
     raise AssertionError("no such game found")
 
 
+@pytest.mark.slow
 def test_a_turn_with_only_a_pass_is_passed_for_the_person(
     terminals: list[Terminal], tmp_path: Path
 ) -> None:
@@ -175,6 +177,7 @@ def test_a_turn_with_only_a_pass_is_passed_for_the_person(
     assert term.finish() == 0
 
 
+@pytest.mark.slow
 def test_a_saved_game_resumes_where_it_was(terminals: list[Terminal], tmp_path: Path) -> None:
     first = StawvsGame.new(2, seed=3).moves()[0]
     term = _open(terminals, "play", "--bot", "random", "--seed", "3", cwd=tmp_path)
@@ -202,6 +205,7 @@ def test_a_saved_game_resumes_where_it_was(terminals: list[Terminal], tmp_path: 
     assert again.finish() == 0
 
 
+@pytest.mark.slow
 def test_colour_at_a_terminal_and_none_with_no_color(
     terminals: list[Terminal], tmp_path: Path
 ) -> None:
@@ -225,6 +229,7 @@ def test_colour_at_a_terminal_and_none_with_no_color(
     assert f"{first}" in plain.seen and "@1" in plain.seen
 
 
+@pytest.mark.slow
 def test_piped_play_is_plain_text_and_bounded(tmp_path: Path) -> None:
     typed = "moves\n" + "x" * 100_000 + "\nquit\n"
     done = _piped("--bot", "random", "--colour", "auto", typed=typed)
@@ -234,6 +239,7 @@ def test_piped_play_is_plain_text_and_bounded(tmp_path: Path) -> None:
     assert max(map(len, done.stdout.splitlines())) < 200  # the long line is not echoed whole
 
 
+@pytest.mark.slow
 def test_what_was_typed_is_said_back_without_its_control_characters(tmp_path: Path) -> None:
     # Piped input is echoed as if typed, and a refusal, a cap asked for or a
     # saved file's name repeats it: an escape in it must not reach the terminal.
@@ -245,6 +251,7 @@ def test_what_was_typed_is_said_back_without_its_control_characters(tmp_path: Pa
     assert not any(c in done.stdout for c in "\x1b\x07\u202e")
 
 
+@pytest.mark.slow
 def test_the_record_of_a_game_in_progress_is_played_on(tmp_path: Path) -> None:
     record = golden_in_progress("2p-default-seed-1.json", 10)
     path = tmp_path / "record.json"
@@ -287,6 +294,7 @@ def _play_piped(state: Path, typed: str, *extra: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_with_hey_a_slide_alone_is_completed_with_its_only_claim(tmp_path: Path) -> None:
     game = _game_in_collection(5, ["hey"])
     state = tmp_path / "hey.json"
@@ -301,6 +309,7 @@ def test_with_hey_a_slide_alone_is_completed_with_its_only_claim(tmp_path: Path)
     assert forced in [m for round_ in after.move_history() for m in round_]
 
 
+@pytest.mark.slow
 def test_moves_of_one_cap_list_where_it_goes_and_what_it_claims(tmp_path: Path) -> None:
     game = _game_in_collection(6, [])
     state = tmp_path / "game.json"
@@ -316,6 +325,7 @@ def test_moves_of_one_cap_list_where_it_goes_and_what_it_claims(tmp_path: Path) 
     assert "There is no cap of yours on a9." in out
 
 
+@pytest.mark.slow
 def test_refusals_are_short_and_codes_come_with_verbose(tmp_path: Path) -> None:
     game = _game_in_collection(6, [])
     state = tmp_path / "game.json"
@@ -326,6 +336,7 @@ def test_refusals_are_short_and_codes_come_with_verbose(tmp_path: Path) -> None:
     assert "[MALFORMED]" in verbose
 
 
+@pytest.mark.slow
 def test_resign_ends_the_game_and_the_record_is_written(tmp_path: Path) -> None:
     target = tmp_path / "record.json"
     args = ("--bot", "random", "--players", "3", "--seed", "2", "--name", "Ann")
@@ -337,6 +348,7 @@ def test_resign_ends_the_game_and_the_record_is_written(tmp_path: Path) -> None:
     assert from_record(record).gameover
 
 
+@pytest.mark.slow
 def test_no_record_of_a_game_left_unfinished(tmp_path: Path) -> None:
     target = tmp_path / "record.json"
     done = _piped("--bot", "random", "--record", str(target), typed="quit\n")
@@ -364,6 +376,7 @@ def test_collections_wrap_between_trees_never_inside_one() -> None:
 _BOARD_LINE = re.compile(r"^(\d  |   a  )")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tag", thinned([t for t in languages() if t != SOURCE_LANGUAGE], 4))
 def test_every_line_the_game_says_is_in_the_players_language(tmp_path: Path, tag: str) -> None:
     game = _game_in_collection(6, [])

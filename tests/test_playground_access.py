@@ -109,6 +109,7 @@ def axe_violations(page: Page) -> list[str]:
     return list(found)
 
 
+@pytest.mark.slow
 def test_axe_finds_nothing_serious_at_the_start(axe_page: Page) -> None:
     page = axe_page
     assert axe_violations(page) == []

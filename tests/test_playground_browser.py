@@ -206,6 +206,7 @@ def test_a_hint_in_a_proven_endgame_says_the_solvers_verdict(page: Page) -> None
     ]
 
 
+@pytest.mark.slow
 def test_the_keyboard_alone_plays_moves_undoes_and_redoes(page: Page) -> None:
     page.keyboard.press("m")
     page.keyboard.type("C3")  # moves are case-insensitive
@@ -237,6 +238,7 @@ def said_of_cells(page: Page, words: str) -> set[str]:
     return {square for square, label in labels if words in label}
 
 
+@pytest.mark.slow
 def test_a_partial_move_is_previewed_with_where_it_can_go(page: Page) -> None:
     state = state_after(12, seed=8)
     game = StawvsGame(state)
@@ -282,6 +284,7 @@ _SHOWN = """() => {
 }"""
 
 
+@pytest.mark.slow
 def test_the_board_and_moves_updated_click_by_click_are_those_of_a_page_drawn_anew(
     page: Page,
 ) -> None:
@@ -328,6 +331,7 @@ def test_two_tabs_never_meet_and_a_reload_restores_the_game(
     assert errors == []
 
 
+@pytest.mark.slow
 def test_the_page_is_ready_within_a_second_and_fits_a_phone(
     browser: Browser, url: str, errors: list[str], tmp_path: Path
 ) -> None:

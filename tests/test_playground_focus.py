@@ -19,6 +19,7 @@ pytest_plugins = ("page_support",)  # the fixtures url, browser, page and errors
 BOARD_HELP = "Click a square, or focus the board and use the arrow keys and Enter."
 
 
+@pytest.mark.slow
 def test_a_mouse_click_puts_the_board_help_back_and_leaves_no_keyboard_frame(
     page: Page,
 ) -> None:
@@ -41,6 +42,7 @@ def test_a_mouse_click_puts_the_board_help_back_and_leaves_no_keyboard_frame(
 # -- the analysis panel -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_analysis_panel_lists_lines_previews_one_and_shows_the_claim_map(
     page: Page,
 ) -> None:

@@ -110,6 +110,7 @@ def assert_speaks(tab: Page, tag: str) -> None:
     assert tab.inner_text("#move-message") == verdict != after.validate_move("a1-b1,c1").message
 
 
+@pytest.mark.slow
 def test_the_page_speaks_the_browsers_language(
     browser: Browser, url: str, errors: list[str]
 ) -> None:

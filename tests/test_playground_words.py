@@ -102,6 +102,7 @@ def test_the_page_says_points_with_its_languages_plural_forms(tag: str) -> None:
         assert list(said.values()) == expected[tag]
 
 
+@pytest.mark.slow
 def test_tables_are_kept_once_a_language_however_many_ways_it_is_asked(
     client: TestClient,
 ) -> None:

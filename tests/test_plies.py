@@ -38,6 +38,7 @@ def game() -> StawvsGame:
     return from_record(RECORD, allow_unfinished=True)
 
 
+@pytest.mark.slow
 def test_every_ply_in_range_is_the_position_after_that_many_moves(game: StawvsGame) -> None:
     count = len(game.stack) - 1
     assert count == 46

@@ -102,6 +102,7 @@ def run(site: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[
     )
 
 
+@pytest.mark.slow
 def test_an_installed_plugin_is_found_by_name(site: Path) -> None:
     done = run(
         site,
@@ -115,6 +116,7 @@ def test_an_installed_plugin_is_found_by_name(site: Path) -> None:
     assert "first" in names and "broken" in names
 
 
+@pytest.mark.slow
 def test_a_plugin_plays_in_the_arena_with_its_options(site: Path) -> None:
     done = run(
         site,
@@ -127,6 +129,7 @@ def test_a_plugin_plays_in_the_arena_with_its_options(site: Path) -> None:
     assert all(r["ending"] == "normal" for r in report["results"])
 
 
+@pytest.mark.slow
 def test_a_plugin_hints(site: Path, tmp_path: Path) -> None:
     game = StawvsGame.new(2, seed=1)
     state = tmp_path / "game.json"
@@ -136,6 +139,7 @@ def test_a_plugin_hints(site: Path, tmp_path: Path) -> None:
     assert json.loads(done.stdout)["best"] == game.moves()[0]
 
 
+@pytest.mark.slow
 def test_a_plugin_takes_a_seat_in_the_terminal_game(site: Path) -> None:
     done = run(
         site,
@@ -156,6 +160,7 @@ def _served(site: Path, *requests: dict[str, object]) -> list[dict[str, object]]
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+@pytest.mark.slow
 def test_a_plugin_plays_and_hints_through_the_service(site: Path) -> None:
     game = StawvsGame.new(2, seed=1)
     moved, hinted = _served(
@@ -167,6 +172,7 @@ def test_a_plugin_plays_and_hints_through_the_service(site: Path) -> None:
     assert hinted["result"]["best"] == game.moves()[-1]  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_the_service_refuses_exec_specs_and_runs_nothing(site: Path, tmp_path: Path) -> None:
     planted = tmp_path / "ran"
     state = StawvsGame.new(2, seed=1).serialize()
@@ -195,6 +201,7 @@ def test_the_service_refuses_exec_specs_and_runs_nothing(site: Path, tmp_path: P
         2,
     ),
 )
+@pytest.mark.slow
 def test_a_plugin_that_cannot_play_is_one_line_and_status_2(
     site: Path, spec: str, message: str
 ) -> None:
@@ -203,11 +210,13 @@ def test_a_plugin_that_cannot_play_is_one_line_and_status_2(
     assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 def test_a_plugin_cannot_take_a_built_in_name(site: Path) -> None:
     done = run(site, "-c", "from stawvs_ap.bots import bot_class; print(bot_class('greedy'))")
     assert "stawvs_ap.bots.simple.GreedyBot" in done.stdout
 
 
+@pytest.mark.slow
 def test_two_packages_claiming_one_name_are_refused(site: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     _install(other, "[stawvs_ap.bots]\nfirst = stawvs_rival:FirstBot\n", "stawvs_rival")

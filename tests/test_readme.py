@@ -36,6 +36,7 @@ def test_the_readme_is_short_and_shows_an_example_for_each_door() -> None:
         assert "```python\n" in text, section
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=lambda b: b.splitlines()[0][:40])
 def test_a_python_example_of_the_readme_runs(block: str) -> None:
     if "entry_points" in block and not entry_points(group="abstractplay.games"):

@@ -82,6 +82,7 @@ def test_record_equals_the_reference_record_apart_from_our_additions(
     assert without_our_additions(ours) == without_our_additions(ref["record"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", ENDINGS, ids=extra_id)
 def test_record_of_an_ending_equals_the_reference_record(line: dict[str, Any]) -> None:
     theirs = line["genRecord"]
@@ -228,12 +229,14 @@ def test_bad_starting_position_is_refused_saying_why(text: object, complaint: st
 # -- replaying -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref", games(), ids=game_id)
 def test_reference_record_replays_from_its_initial_state(ref: dict[str, Any]) -> None:
     game = from_record(ref["record"], initial=ref["initial"])
     assert canonical_state(game.serialize()) == canonical_state(ref["final"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ref", games(), ids=game_id)
 def test_our_record_alone_replays_the_game(ref: dict[str, Any]) -> None:
     original = StawvsGame(ref["final"])
@@ -250,6 +253,7 @@ def test_our_record_alone_replays_the_game(ref: dict[str, Any]) -> None:
     assert again["moves"] == record["moves"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", ENDINGS, ids=extra_id)
 def test_records_ending_outside_the_rules_replay(line: dict[str, Any]) -> None:
     from_reference = from_record(line["genRecord"], initial=line["state_before"])

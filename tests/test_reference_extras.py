@@ -75,6 +75,7 @@ def test_load_matches_reference(line):
         assert ref.as_json(g.render())["pieces"] == rec["render"]["pieces"], where
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", HISTORY, ids=ref.extra_id)
 def test_undo_matches_reference(line):
     g = StawvsGame(line["state"])

@@ -37,6 +37,7 @@ def test_there_are_27_reference_games():
     assert len(GAMES) == 27
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=ref.game_id)
 def test_replay_agrees_with_reference_at_every_ply(game):
     g = StawvsGame(game["initial"])
@@ -68,6 +69,7 @@ def test_replay_agrees_with_reference_at_every_ply(game):
     assert _top_captured(g.serialize()) == json.loads(g.serialize())["stack"][-1]["captured"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", thinned(GAMES, 3, ref.game_id))
 def test_final_state_matches_reference(game):
     g = StawvsGame(game["initial"])
@@ -84,6 +86,7 @@ def test_move_history_matches_reference(game):
     assert ref.as_json(g.move_history()) == game["moveHistory"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", thinned(GAMES, 3, ref.game_id))
 def test_final_state_round_trips(game):
     g = StawvsGame(game["final"])

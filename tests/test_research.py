@@ -98,6 +98,7 @@ def _sim(spec: str) -> None:
     checks.sim_game(game)
 
 
+@pytest.mark.slow
 def test_openspiel_checks_accept_a_two_player_game_with_its_deal() -> None:
     _sim("python_stawvs(players=2,variants=pieces-2+hey,seed=3)")
 
@@ -276,6 +277,7 @@ def _python_blocks(text: str) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", [0, 1])
 def test_the_examples_of_research_md_run(index: int, capsys: pytest.CaptureFixture[str]) -> None:
     blocks = _python_blocks((ROOT / "docs" / "research.md").read_text(encoding="utf-8"))

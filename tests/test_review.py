@@ -176,6 +176,7 @@ def test_the_end_of_a_game_is_exact() -> None:
     assert game.winner == [2]
 
 
+@pytest.mark.slow
 def test_every_ply_has_its_fields_and_the_loss_is_never_below_zero() -> None:
     game = short_game(8)
     found = review(game, bot="mcts:iterations=60", seed=2)
@@ -188,6 +189,7 @@ def test_every_ply_has_its_fields_and_the_loss_is_never_below_zero() -> None:
         assert ply.judgement == (None if ply.forced else judge(ply.loss))
 
 
+@pytest.mark.slow
 def test_a_players_summary_counts_their_judgements() -> None:
     found = review(short_game(12), bot="mcts:iterations=40", seed=1)
     for summary in found.players:
@@ -200,6 +202,7 @@ def test_a_players_summary_counts_their_judgements() -> None:
         assert summary.accuracy == pytest.approx(expected)
 
 
+@pytest.mark.slow
 def test_the_review_records_its_bot_budget_seed_and_version() -> None:
     from stawvs_ap import __version__
 
@@ -265,6 +268,7 @@ def test_a_record_that_does_not_replay_is_refused_with_bad_record() -> None:
     assert caught.value.code == "BAD_RECORD"
 
 
+@pytest.mark.slow
 def test_the_record_of_a_game_in_progress_is_reviewed_up_to_its_last_move() -> None:
     found = review(in_progress(golden_record(), 4), bot=BOT, solver_nodes=0)
     assert [p.move for p in found.plies] == [
@@ -321,6 +325,7 @@ def test_the_json_of_a_review_validates_against_its_schema(name: str) -> None:
     assert list(review_validator().iter_errors(document)) == []
 
 
+@pytest.mark.slow
 def test_the_schema_refuses_a_review_without_its_judgements() -> None:
     document = review(short_game(), bot="mcts:iterations=30", seed=1).to_dict()
     del document["plies"][0]["judgement"]
@@ -343,6 +348,7 @@ def test_the_service_reviews_a_record_in_requests_of_a_few_positions() -> None:
     assert list(review_validator().iter_errors(answer["review"])) == []
 
 
+@pytest.mark.slow
 def test_the_service_reviews_abstract_plays_record_from_its_initial_state() -> None:
     bare, initial = without_board(in_progress(golden_record(), 3))
     params = {"record": bare, "iterations": 10, "count": 7}
@@ -356,12 +362,14 @@ def test_the_service_reviews_abstract_plays_record_from_its_initial_state() -> N
     assert both.value.code == "BAD_ARGUMENT"
 
 
+@pytest.mark.slow
 def test_the_service_review_graph_names_a_player_its_names_leave_out() -> None:
     params = {"state": short_game(4).serialize(), "iterations": 20, "count": 5, "names": ["A"]}
     answer = call("review", params)
     assert "Player 2" in answer["graph"] and ">A<" in answer["graph"]
 
 
+@pytest.mark.slow
 def test_the_service_review_answers_objects_of_its_own() -> None:
     params = {"state": short_game(4).serialize(), "iterations": 20, "count": 5}
     first = call("review", params)

@@ -46,6 +46,7 @@ def ply(number: int, player: int, judgement: str | None, shares: tuple[float, ..
 # -- the command ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_review_prints_a_row_per_ply_and_each_players_accuracy(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -58,6 +59,7 @@ def test_review_prints_a_row_per_ply_and_each_players_accuracy(
     assert "Player 1: accuracy " in out and "Player 2: accuracy " in out
 
 
+@pytest.mark.slow
 def test_review_speaks_the_players_language(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -130,6 +132,7 @@ def test_review_refuses_jobs_and_a_cluster_together(
     assert "not both" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_review_draws_no_progress_bar_when_standard_error_is_not_a_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -168,6 +171,7 @@ def test_the_graph_marks_judged_moves_with_their_signs() -> None:
     }
 
 
+@pytest.mark.slow
 def test_a_records_names_reach_the_table_and_the_graph_without_their_controls(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -182,6 +186,7 @@ def test_a_records_names_reach_the_table_and_the_graph_without_their_controls(
     assert "Al\ufffd]0;owned\ufffdice" in desc
 
 
+@pytest.mark.slow
 def test_long_names_are_cut_as_the_records_errors_cut_them_and_the_output_stays_bounded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -202,6 +207,7 @@ def test_long_names_are_cut_as_the_records_errors_cut_them_and_the_output_stays_
     assert long_svg <= short_svg + 20 * (NAME_SHOWN + 1) * 2
 
 
+@pytest.mark.slow
 def test_the_table_lines_up_in_korean_with_wide_names(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -155,6 +155,7 @@ def test_schemagen_defaults_to_the_schemas_of_its_own_checkout(tmp_path, monkeyp
 # Fixtures and outputs validate
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", thinned(GAMES, 3, ref.game_id))
 def test_reference_game_states_satisfy_the_state_schema(game):
     # The final state holds every stack entry of the game, so it covers every
@@ -171,6 +172,7 @@ def _top_only(state: str) -> dict:
     return doc
 
 
+@pytest.mark.slow
 def test_probe_and_extra_states_satisfy_the_state_schema():
     # A sample (every third), since the stacks repeat the games' final states.
     states = [p["state"] for p in ref.probes()[::3]]
@@ -184,6 +186,7 @@ def test_probe_and_extra_states_satisfy_the_state_schema():
         assert our_errors("state", _top_only(state)) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES[::3], ids=ref.game_id)
 def test_reference_renders_and_results_satisfy_our_schemas(game):
     for ply in game["plies"][::3] + game["plies"][-1:]:
@@ -194,6 +197,7 @@ def test_reference_renders_and_results_satisfy_our_schemas(game):
             assert our_errors("result", result) == [], result
 
 
+@pytest.mark.slow
 def test_preview_and_ending_outputs_satisfy_our_schemas():
     for line in ref.extras("preview")[::2]:
         for key in ("preview_from", "preview_to", "preview_full"):
@@ -205,6 +209,7 @@ def test_preview_and_ending_outputs_satisfy_our_schemas():
             assert our_errors("render", line["render"]) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variants", [[], ["hole", "hey"], ["random", "finalfree", "pieces-2"]])
 def test_our_outputs_during_a_random_game_satisfy_our_schemas(variants):
     rng = random.Random(7)
@@ -289,6 +294,7 @@ def _broken_states() -> dict[str, dict]:
     return cases
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", thinned(list(_broken_states()), 3))
 def test_broken_state_is_refused(case):
     assert our_errors("state", _broken_states()[case]) != []

@@ -65,6 +65,7 @@ def played(game: StawvsGame) -> dict[str, Any]:
 GAMES = [(2, [], 11), (3, ["hole", "hey"], 12), (4, ["random", "finalfree", "pieces-2"], 13)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "variants", "seed"), GAMES, ids=["2p", "3p", "4p"])
 def test_a_complete_game_through_the_server_equals_the_in_process_game(
     server: Client, players: int, variants: list[str], seed: int
@@ -266,6 +267,7 @@ def test_a_played_click_completing_a_move_is_the_click_then_the_move_then_the_pi
     assert refused.value.data == {"code": "BAD_ARGUMENT"}
 
 
+@pytest.mark.slow
 def test_the_client_as_a_context_manager_ends_its_server() -> None:
     with start_server() as client:
         assert client.moves(StawvsGame(2, seed=1).serialize())["moves"]
@@ -278,6 +280,7 @@ def test_the_client_as_a_context_manager_ends_its_server() -> None:
 # -- the protocol schema -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_method_exchanges_requests_and_results_the_schema_describes(
     server: Client,
 ) -> None:
@@ -314,6 +317,7 @@ def test_error_responses_and_batches_satisfy_the_schema(server: Client) -> None:
 # -- other languages --------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on the PATH")
 @pytest.mark.parametrize(("players", "seed"), [(3, 7)])
 def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> None:
@@ -330,6 +334,7 @@ def test_the_node_example_plays_a_game_to_the_end(players: int, seed: int) -> No
     assert "the greedy bot (bot_move)" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_batch_on_standard_input_runs_at_most_its_share_of_searches() -> None:
     from stawvs_ap.service.methods import MAX_SEARCHES_PER_REQUEST
 

@@ -69,6 +69,7 @@ def refusal(method: str, **params: object) -> tuple[int, str | None]:
         ("mcts", lambda: MCTSBot(seed=4, iterations=80)),
     ],
 )
+@pytest.mark.slow
 def test_a_bot_move_through_the_server_is_the_bots_choice_played(
     server: Client, spec: str, bot: object
 ) -> None:
@@ -91,6 +92,7 @@ def test_a_bot_move_through_the_server_is_the_bots_choice_played(
     }
 
 
+@pytest.mark.slow
 def test_bots_over_the_service_play_a_whole_game_to_its_end(server: Client) -> None:
     state = server.new(3, ["hey"], 2)["state"]
     specs = ["greedy", "random", "uct:iterations=10"]
@@ -167,6 +169,7 @@ def test_the_budget_is_the_calls_else_the_specs_else_one_second() -> None:
     assert search_budget(BotSpec.parse("uct:seconds=3,iterations=50")) == (3.0, 50)
 
 
+@pytest.mark.slow
 def test_a_time_budget_holds_over_the_service(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = stepping_clock(monkeypatch)  # a millisecond a reading: 0.3 s is ~300 readings
     call("bot_move", {"state": state_after(6), "bot": "mcts", "seconds": 0.3})
@@ -200,6 +203,7 @@ def test_one_request_runs_at_most_its_share_of_searches() -> None:
         pass  # outside a request: no share
 
 
+@pytest.mark.slow
 def test_a_search_over_the_limit_answers_server_busy_while_others_run() -> None:
     state = state_after(6)
     limit = SEARCHES.limit
@@ -471,6 +475,7 @@ class _Stubborn:
         return game.moves()[0]
 
 
+@pytest.mark.slow
 def test_a_search_past_its_budget_and_grace_loses_its_slot_and_is_logged_once(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -130,6 +130,7 @@ def test_a_batch_is_answered_until_it_is_full_and_the_rest_refused_unrun(
     assert len(ran) <= len(done) + 1  # the ones refused were never run
 
 
+@pytest.mark.slow
 def test_a_full_batch_of_the_largest_answers_stays_under_the_limit() -> None:
     batch = [rpc("move", {"state": STATE, "move": "pass"}, rid=i) for i in range(3)]
     batch += [rpc("render", {"state": STATE}, rid=10 + i) for i in range(997)]
@@ -274,6 +275,7 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(1200))
 @given(st.lists(requests(), min_size=1, max_size=4), st.booleans())
 def test_random_requests_get_bounded_answers_and_never_an_internal_error(
@@ -299,6 +301,7 @@ def client() -> Any:
     assert server.close() == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [math.nan, math.inf, -math.inf])
 def test_the_client_refuses_to_send_numbers_json_cannot_carry(
     client: Client, number: float
@@ -317,6 +320,7 @@ def test_the_client_refuses_what_json_cannot_write(client: Client) -> None:
     assert client.version()["version"]
 
 
+@pytest.mark.slow
 def test_the_client_reads_an_error_with_a_null_id_as_its_requests() -> None:
     # A server that cannot read a request answers with a null id; it is that
     # request's answer, not one out of turn.

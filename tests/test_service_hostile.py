@@ -65,6 +65,7 @@ def refused(server: Client, line: bytes) -> dict[str, Any]:
     ],
     ids=["text", "brace", "cut", "not-utf8", "nan", "infinity", "huge-number"],
 )
+@pytest.mark.slow
 def test_a_line_that_is_not_json_gets_a_parse_error(server: Client, line: bytes) -> None:
     response = refused(server, line)
     assert response["id"] is None and error_of(response) == (-32700, None)
@@ -345,12 +346,14 @@ def run_server(stdin: bytes) -> subprocess.CompletedProcess[bytes]:
     )
 
 
+@pytest.mark.slow
 def test_end_of_input_ends_the_server_with_status_0_after_a_last_unended_line() -> None:
     done = run_server(request("version", rid=1) + b"\n" + request("version", rid=2))
     assert done.returncode == 0 and done.stderr == b""
     assert [json.loads(line)["id"] for line in done.stdout.splitlines()] == [1, 2]
 
 
+@pytest.mark.slow
 def test_a_closed_stdout_ends_the_server_cleanly() -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "stawvs_ap", "serve"],

@@ -73,6 +73,7 @@ def test_a_game_a_host_ended_is_refused_in_its_language() -> None:
     assert refused.value.message == catalogue("de").say(GAME_OVER)
 
 
+@pytest.mark.slow
 def test_a_node_budget_alone_is_not_cut_by_the_default_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -99,6 +100,7 @@ def test_solver_budgets_beyond_the_limits_are_refused_before_any_search(
     assert time.perf_counter() - started < 3.0  # a search would take MAX_SEARCH_SECONDS
 
 
+@pytest.mark.slow
 def test_a_time_budget_holds_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = stepping_clock(monkeypatch, step=0.02)  # 20 ms a reading: 0.3 s is 15 readings
     answer = call("solve", {"state": endgame_state(40), "seconds": 0.3})

@@ -241,6 +241,7 @@ def wider_id(case: tuple[int, tuple[str, ...]]) -> str:
     return f"{case[0]}p-{'+'.join(case[1]) or 'base'}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", WIDER, ids=wider_id)
 def test_best_moves_and_margin_are_the_plain_searchs_with_nine_or_ten_pyramids(
     case: tuple[int, tuple[str, ...]],
@@ -372,6 +373,7 @@ def test_one_solver_answers_every_player_of_a_position() -> None:
             assert solver.solve(turned).margin == expected
 
 
+@pytest.mark.slow
 def test_a_full_table_takes_no_more_entries_and_the_values_stay_exact() -> None:
     # The table's bound holds while the search goes on; what it could not keep
     # is searched again, so the answers do not change.
@@ -539,6 +541,7 @@ def test_the_same_question_gets_the_same_answer() -> None:
         assert fields(solve(small)) == fields(solve(small))
 
 
+@pytest.mark.slow
 def test_an_unproven_answer_says_what_was_learned() -> None:
     # With a budget that ends after a first root move was proven, bound is its value
     # and the line starts with it.
@@ -557,6 +560,7 @@ def test_an_unproven_answer_says_what_was_learned() -> None:
             )
 
 
+@pytest.mark.slow
 def test_a_game_is_solved_as_its_position() -> None:
     game = StawvsGame.new(2, seed=1)
     assert solve(game, nodes=50).nodes == solve(game.position, nodes=50).nodes

@@ -271,6 +271,7 @@ def test_deeply_nested_json_text_is_refused(depth: int) -> None:
     assert refused(text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["variants", "stack.0._results", "winner", "stack.0.board.value"])
 def test_deeply_nested_parsed_values_are_refused(where: str) -> None:
     state = good_state()
@@ -324,6 +325,7 @@ def test_states_ended_by_a_host_call_round_trip(ending: str) -> None:
     assert StawvsGame(text).serialize() == text
 
 
+@pytest.mark.slow
 def test_reference_engine_states_load_and_round_trip() -> None:
     for recorded in ref.games():
         for text in (recorded["initial"], recorded["final"]):
@@ -356,6 +358,7 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(300))
 @given(data=st.data(), replacement=JSON_VALUES)
 def test_a_damaged_state_raises_only_stawvs_errors(data: st.DataObject, replacement: Any) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import time
 
+import pytest
+
 from stawvs_ap.cli.terminal import THINKING_AFTER, thinking
 
 
@@ -13,6 +15,7 @@ class _Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.slow
 def test_a_long_think_is_shown_at_a_terminal_and_erased_when_it_ends() -> None:
     terminal = _Terminal()
     with thinking(terminal, "mcts (@2) is thinking…", after=0.05):
@@ -21,6 +24,7 @@ def test_a_long_think_is_shown_at_a_terminal_and_erased_when_it_ends() -> None:
     assert terminal.getvalue() == "mcts (@2) is thinking…\r\x1b[K"
 
 
+@pytest.mark.slow
 def test_a_quick_answer_shows_nothing() -> None:
     terminal = _Terminal()
     with thinking(terminal, "thinking…"):

@@ -188,6 +188,7 @@ def test_every_kind_of_result_is_worded_in_every_language(tag: str, kind: str) -
                 assert (name in sentence) == (name in source), (sentence, source)
 
 
+@pytest.mark.slow
 def test_english_words_are_byte_identical_to_those_before_the_catalogues() -> None:
     now = json.dumps(english_words(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
     assert now == fixture_text(), "English changed: run python tests/english_words.py only if meant"
@@ -251,6 +252,7 @@ def test_the_render_says_its_labels_in_the_language_and_nothing_else_changes(tag
         assert shown.results == middle().move(str(prefix), partial=True).results
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tag", TRANSLATED)
 def test_what_hosts_parse_is_the_same_in_every_language(tag: str) -> None:
     english = StawvsGame(3, seed=5, clock=lambda: "2025-12-12T00:00:00.000Z")
@@ -280,6 +282,7 @@ def test_what_hosts_parse_is_the_same_in_every_language(tag: str) -> None:
 # -- the tools floor: the text board, the picture, the play game, the command line ----------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tag", thinned(TRANSLATED, 4))
 def test_the_play_game_speaks_the_language(tag: str) -> None:
     # Every line of a longer game: tests/test_play.py.

@@ -32,6 +32,7 @@ def written_anew(game: StawvsGame) -> str:
     return to_json(state_dict(game.numplayers, game.variants, game._stack))
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(150))
 @given(random_games(), st.data())
 def test_serialize_is_the_compact_json_of_the_state(
@@ -142,6 +143,7 @@ def abstract_play_text(final: str, entries: int) -> str:
     "reference",
     thinned(reference_games(), 4, ids=lambda reference: f"game-{reference['id']}"),
 )
+@pytest.mark.slow
 def test_a_loaded_state_moved_and_written_is_written_as_if_anew(reference: dict[str, Any]) -> None:
     """The loader keeps the text it read, except the first entry, which the
     reference engine writes with its keys in another order."""
