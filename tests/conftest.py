@@ -35,9 +35,10 @@ from hypothesis import HealthCheck, settings
 # The browser tests' shared helpers and fixtures: their asserts report values too,
 # which works only when registered before the first test module imports them.
 pytest.register_assert_rewrite("page_support")
-# It imports Playwright, which only the browser extra installs: the modules that
-# use it import it after browser_support.require(); doctest collection must not.
-collect_ignore = ["page_support.py"]
+# They import Playwright and Dask, which only the browser and cluster extras
+# install: the modules that use them import them after checking the extra is
+# there; doctest collection must not.
+collect_ignore = ["page_support.py", "cluster_support.py"]
 
 _COMMON = {
     "deadline": None,
