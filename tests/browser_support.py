@@ -58,7 +58,9 @@ def missing(*, browser: bool = True) -> str | None:
     here, or None when they can."""
     for module in ("starlette", "uvicorn", *(("playwright",) if browser else ())):
         if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (pip install -e '.[dev]')"
+            return (
+                f"{module} is not installed: needs the browser extra (pip install -e '.[browser]')"
+            )
     if browser and not CHROMIUM.exists():
         return f"no chromium at {CHROMIUM} (apt-get install chromium)"
     return None

@@ -76,8 +76,8 @@ def test_the_instruction_count_refuses_a_folder_without_the_package(tmp_path: Pa
 
 @pytest.mark.slow  # a process with OpenSpiel and PettingZoo
 def test_the_research_benchmark_steps_every_way() -> None:
-    pytest.importorskip("pyspiel")
-    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel", reason="needs the rl extra (pip install -e '.[rl]')")
+    pytest.importorskip("pettingzoo", reason="needs the rl extra (pip install -e '.[rl]')")
     done = _run("research.py", "--steps", "50")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("steps/s") == 4

@@ -136,7 +136,9 @@ def _imported(name: str) -> Any:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name and not exc.name.startswith("stawvs_ap"):
-            pytest.skip(f"{name} needs {exc.name}, which is not installed")
+            pytest.skip(
+                f"{name} needs {exc.name}, which is not installed (an extra of the package)"
+            )
         raise
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 if not os.environ.get("STAWVS_REQUIRE_RL"):
-    pytest.importorskip("pyspiel")
-    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel", reason="needs the rl extra (pip install -e '.[rl]')")
+    pytest.importorskip("pettingzoo", reason="needs the rl extra (pip install -e '.[rl]')")
 
 import numpy as np
 import pyspiel
