@@ -130,13 +130,26 @@ def test_check_says_one_line_per_check_and_exits_0_or_2(ap: FakeAbstractPlay) ->
     assert CLIENT_SECRET not in done.stdout + done.stderr
 
 
-def started(proc: Any) -> int:
+def started(proc: Any) -> tuple[int, list[str]]:
+    """The port the bot listens on, from its start line, and the events it
+    logged up to that line (a move sent at start may come before it)."""
     assert proc.stderr is not None
+    events = []
     for _ in range(10):
         event = json.loads(proc.stderr.readline())
+        events.append(event["event"])
         if event["event"] == "bot.started":
-            return int(event["url"].rsplit(":", 1)[1].strip("/"))
+            return int(event["url"].rsplit(":", 1)[1].strip("/")), events
     raise AssertionError("no bot.started")
+
+
+def stopped(proc: Any) -> str:
+    """What the bot wrote on standard error after its start line, once it has
+    exited: read through the same buffered file as :func:`started`, whose
+    reads may already hold the lines that followed the start line."""
+    assert proc.stderr is not None
+    proc.wait(timeout=20)
+    return str(proc.stderr.read())
 
 
 @pytest.mark.slow  # two processes, a search of three seconds: about fifteen seconds
@@ -149,12 +162,12 @@ def test_sigterm_during_a_search_exits_0_and_a_restart_sends_the_move_once(
     env = {**cli_process.ENV, **ap.environment()}
     proc = cli_process.start(*args, env=env)
     try:
-        port = started(proc)
+        port, _ = started(proc)
         assert webhook(port, ap, ap.move_payload(GAME, clock=48))[0] == 202
         time.sleep(0.5)  # the search is under way
         stopped_at = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=20)
+        err = stopped(proc)
     finally:
         proc.kill()
     assert proc.returncode == 0 and time.monotonic() - stopped_at < 15
@@ -166,14 +179,14 @@ def test_sigterm_during_a_search_exits_0_and_a_restart_sends_the_move_once(
     book.close()
     proc = cli_process.start(*args, env=env)
     try:
-        started(proc)
+        _, before = started(proc)
         ap.wait_moves(1, timeout=10)
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=20)
+        err = stopped(proc)
     finally:
         proc.kill()
     assert proc.returncode == 0 and len(ap.arrivals) == 1
-    events = [json.loads(line)["event"] for line in err.splitlines()]
+    events = before + [json.loads(line)["event"] for line in err.splitlines()]
     assert "move.chosen" not in events and "move.submitted" in events  # no search again
 
 

@@ -142,10 +142,11 @@ def test_retry_mistakes_asks_for_each_judged_move_blunders_first(page: Page) -> 
     )
     said = status.inner_text()
     assert "gives away a share of" in said or said.startswith("Found:")
-    page.click("#retry-best")
-    idle(page)
-    assert status.inner_text().startswith("The best move: ")
-    assert "better" in (page.locator("#board .hint-labels").text_content() or "")
+    if not said.startswith("Found:"):  # a second search may find the played move good enough
+        page.click("#retry-best")
+        idle(page)
+        assert status.inner_text().startswith("The best move: ")
+        assert "better" in (page.locator("#board .hint-labels").text_content() or "")
     for _ in range(count):
         if not page.locator("#retry-panel").is_visible():
             break

@@ -126,13 +126,17 @@ GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 def plant_a_blunder(name: str, plies: int) -> tuple[StawvsGame, str] | None:
     """The game from the first position ``plies`` to ``plies + 5`` plies before the
     end of golden game ``name`` that the solver proves won for its mover, with a
-    move played that the solver proves lost, then best play to the end."""
+    move played that the solver proves lost, then best play to the end; only
+    positions the review proves with a move's whole budget (at most
+    ``PROVE_BELOW`` free pyramids) are taken."""
     whole = from_record(json.loads((GOLDEN / f"{name}.json").read_text())["record"])
     count = len(whole.stack)
     for back in range(plies, plies + 6):
         position = whole.load(count - 1 - back).position
+        if position.mode != "collect" or position.free.bit_count() > PROVE_BELOW:
+            continue
         won = solve(position, seconds=2)
-        if position.mode != "collect" or not (won.proven and won.outcome == "win"):
+        if not (won.proven and won.outcome == "win"):
             continue
         for move in position.legal_moves():
             after, _ = position.play(move)
