@@ -72,10 +72,11 @@ Key = tuple[Rules, bytes, bytes, int, tuple[int, ...], tuple[bytes, ...], str]
 #: The most positions one question may visit (about an hour of search).
 MAX_NODES: Final = 200_000_000
 NODES: Final = Option("nodes", int, None, "positions the solver may visit", low=1, high=MAX_NODES)
-#: Bytes a table entry takes at most (its key's position, the bounds and the
-#: move): 420 to 620 measured with ``tracemalloc`` over 20,000-position solves
-#: in each phase of ``benchmarks/bots.py``, whose memory check holds the count.
-TABLE_ENTRY_BYTES: Final = 700
+#: Bytes a table entry takes at most (its canonical key, the bounds and the
+#: move): 440 to 690 measured with ``tracemalloc`` over solves of 80,000 to
+#: 130,000 positions in the late game of ``benchmarks/bots.py``, whose memory
+#: check holds the count (an mcts tree with its root solver's table).
+TABLE_ENTRY_BYTES: Final = 760
 #: Entries the transposition table holds at most: the bots' default
 #: :data:`~stawvs_ap.bots.options.DEFAULT_MEMORY` (200 MB) at :data:`TABLE_ENTRY_BYTES`
 #: an entry. A full table takes no new entry (the positions searched first
